@@ -1,0 +1,127 @@
+//! Errors that reach the user: located load problems and usage errors.
+//!
+//! Library code returns these typed errors; only `main` turns them into text and an exit code.
+
+use std::fmt;
+
+/// Exit status for a file that does not load or a usage error.
+pub const EXIT_LOAD: i32 = 2;
+/// Exit status for a test run with failures.
+pub const EXIT_FAILED: i32 = 1;
+
+/// One problem in one input file, pointing at the offending value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+/// A file that did not load: every problem found, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadError {
+    pub fn single(file: &str, line: usize, column: usize, message: impl Into<String>) -> Self {
+        LoadError {
+            diagnostics: vec![Diagnostic {
+                file: file.to_string(),
+                line,
+                column,
+                message: message.into(),
+            }],
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// "did you mean `x`?" for a misspelt word, when one candidate is close enough.
+/// Ties go to the alphabetically first candidate, so the hint never depends on iteration order.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(word, c);
+        let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Appends a "did you mean" hint to `message` when one applies.
+pub fn with_hint<'a>(
+    message: String,
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    match did_you_mean(word, candidates) {
+        Some(c) => format!("{message} (did you mean `{c}`?)"),
+        None => message,
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_words_only() {
+        let keys = ["caller", "to", "text", "context_of"];
+        for (word, want) in [
+            ("txt", Some("text")),
+            ("calller", Some("caller")),
+            ("context_off", Some("context_of")),
+            ("zzzzzz", None),
+        ] {
+            assert_eq!(did_you_mean(word, keys), want, "{word}");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! a2a-sim: a simulator for agent-to-agent delegation over A2A.
+//!
+//! The engine ([`world`], [`admission`], [`discovery`], [`task_state`], [`push`], [`chain`]) is pure:
+//! it runs a loaded [`scenario::Scenario`] and records what happens. Loading ([`loader`], [`yaml`])
+//! and rendering ([`report_json`], [`report_table`]) sit at the edges.
+
+pub mod admission;
+pub mod card_file;
+pub mod chain;
+pub mod cli;
+pub mod discovery;
+pub mod error;
+pub mod loader;
+pub mod push;
+pub mod record;
+pub mod report_json;
+pub mod report_table;
+pub mod scenario;
+pub mod scenario_file;
+pub mod symbols;
+pub mod task;
+pub mod task_state;
+pub mod timestamp;
+pub mod world;
+pub mod yaml;

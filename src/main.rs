@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(a2a_sim::cli::main());
+}

@@ -1,0 +1,172 @@
+//! Push notification configs: the destination allow-list and the token that must never be shown.
+
+use std::fmt;
+
+use url::{Host, Url};
+
+/// A credential. Its `Debug` and `Display` never show the value.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct Secret(String);
+
+pub const REDACTED: &str = "[redacted]";
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// The value itself, for the one place that would send it (nowhere, in a simulation) and tests.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(REDACTED)
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(REDACTED)
+    }
+}
+
+/// An entry of `policy.push_allowed_hosts`: an exact host, or `*.suffix` for any subdomain of
+/// `suffix` at any depth (but not `suffix` itself). Hosts are stored as the URL parser normalises
+/// them, so they compare with what the parser makes of a push URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostPattern {
+    Exact(String),
+    AnySubdomainOf(String),
+}
+
+impl HostPattern {
+    pub fn parse(pattern: &str) -> Result<HostPattern, String> {
+        let (wild, host) = match pattern.strip_prefix("*.") {
+            Some(rest) => (true, rest),
+            None => (false, pattern),
+        };
+        let bad = || {
+            format!(
+                "`{pattern}` is not a host name or `*.domain` pattern (no scheme, port, path or IP)"
+            )
+        };
+        if host.is_empty() || host.contains(['/', ':', '@', '*', '?', '#']) {
+            return Err(bad());
+        }
+        let url = Url::parse(&format!("https://{host}/")).map_err(|_| bad())?;
+        let Some(Host::Domain(normal)) = url.host() else {
+            return Err(bad());
+        };
+        let normal = normal.to_string();
+        Ok(if wild {
+            HostPattern::AnySubdomainOf(normal)
+        } else {
+            HostPattern::Exact(normal)
+        })
+    }
+
+    pub fn matches(&self, host: &str) -> bool {
+        match self {
+            HostPattern::Exact(h) => host == h,
+            HostPattern::AnySubdomainOf(suffix) => host
+                .strip_suffix(suffix.as_str())
+                .is_some_and(|head| head.len() > 1 && head.ends_with('.')),
+        }
+    }
+}
+
+/// Why a push URL is refused (`host_not_allowed`), or the URL as the parser serialises it.
+pub fn check_push_url(raw: &str, allowed: &[HostPattern]) -> Result<String, String> {
+    let url = Url::parse(raw).map_err(|e| format!("push URL does not parse ({e})"))?;
+    if url.scheme() != "https" {
+        return Err(format!(
+            "push URL scheme is `{}`, only https is allowed",
+            url.scheme()
+        ));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("push URL carries a user name or password".to_string());
+    }
+    let host = match url.host() {
+        Some(Host::Domain(d)) => d.to_string(),
+        Some(Host::Ipv4(_) | Host::Ipv6(_)) => {
+            return Err("push URL host is an IP address, not a host name".to_string());
+        }
+        None => return Err("push URL has no host".to_string()),
+    };
+    if !allowed.iter().any(|p| p.matches(&host)) {
+        return Err(format!(
+            "push host `{host}` is not on policy.push_allowed_hosts"
+        ));
+    }
+    Ok(url.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allowed() -> Vec<HostPattern> {
+        ["ok.example", "*.hooks.example"]
+            .iter()
+            .map(|p| HostPattern::parse(p).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_host_is_what_the_parser_says() {
+        let rows = [
+            ("https://ok.example/a2a", true),
+            ("https://OK.Example:8443/x", true),
+            ("https://a.hooks.example/", true),
+            ("https://a.b.hooks.example/", true),
+            ("https://hooks.example/", false),
+            ("https://xhooks.example/", false),
+            ("http://ok.example/", false),
+            ("https://user@ok.example/", false),
+            ("https://u:p@ok.example/", false),
+            ("https://ok.example@evil.test/", false),
+            ("https://evil.test#ok.example", false),
+            ("https://evil.test/?ok.example", false),
+            ("https://ok.example.evil.test/", false),
+            ("https://ok.example./", false),
+            ("https://127.0.0.1/", false),
+            ("https://[::1]/", false),
+            ("https://0x7f.1/", false),
+            ("not a url", false),
+            ("", false),
+        ];
+        for (url, ok) in rows {
+            assert_eq!(check_push_url(url, &allowed()).is_ok(), ok, "{url}");
+        }
+    }
+
+    #[test]
+    fn secrets_never_print() {
+        let s = Secret::new("t0k");
+        assert_eq!(format!("{s} {s:?}"), "[redacted] [redacted]");
+    }
+
+    #[test]
+    fn patterns_must_be_hosts() {
+        for p in [
+            "https://x.example",
+            "x.example:443",
+            "*",
+            "*.",
+            "1.2.3.4",
+            "",
+        ] {
+            assert!(HostPattern::parse(p).is_err(), "{p}");
+        }
+        assert_eq!(
+            HostPattern::parse("Hooks.EXAMPLE"),
+            Ok(HostPattern::Exact("hooks.example".into()))
+        );
+    }
+}

@@ -1,0 +1,131 @@
+//! What a run records, in the order it happened: the report is rendered from these.
+
+use crate::admission::Denial;
+use crate::discovery::Ranked;
+use crate::scenario::{AgentIx, CallerIx};
+use crate::symbols::Sym;
+use crate::task::TaskIx;
+use crate::task_state::TaskState;
+
+/// Refused operations and handler bugs (`errors[].code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    TaskNotFound,
+    TaskTerminal,
+    TaskNotCancelable,
+    NoCandidate,
+    PushNotSupported,
+    HostNotAllowed,
+    MissingToken,
+    IllegalTransition,
+    HandlerIncomplete,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 9] = [
+        ErrorCode::TaskNotFound,
+        ErrorCode::TaskTerminal,
+        ErrorCode::TaskNotCancelable,
+        ErrorCode::NoCandidate,
+        ErrorCode::PushNotSupported,
+        ErrorCode::HostNotAllowed,
+        ErrorCode::MissingToken,
+        ErrorCode::IllegalTransition,
+        ErrorCode::HandlerIncomplete,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::TaskNotFound => "task_not_found",
+            ErrorCode::TaskTerminal => "task_terminal",
+            ErrorCode::TaskNotCancelable => "task_not_cancelable",
+            ErrorCode::NoCandidate => "no_candidate",
+            ErrorCode::PushNotSupported => "push_not_supported",
+            ErrorCode::HostNotAllowed => "host_not_allowed",
+            ErrorCode::MissingToken => "missing_token",
+            ErrorCode::IllegalTransition => "illegal_transition",
+            ErrorCode::HandlerIncomplete => "handler_incomplete",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ErrorRecord {
+    /// 1-based driver step.
+    pub step: usize,
+    pub code: ErrorCode,
+    pub detail: String,
+    /// The task a handler error is about.
+    pub task: Option<TaskIx>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DenialRecord {
+    pub step: usize,
+    /// The caller's agent id (a driver caller's id, or the delegating agent).
+    pub caller: Sym,
+    pub callee: AgentIx,
+    pub denials: Vec<Denial>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Push {
+    pub tick: u64,
+    pub task: TaskIx,
+    /// Index into `World::push_urls`.
+    pub url: usize,
+    pub state: TaskState,
+}
+
+/// One call that streams: a send, stream, reply, or a handler's nested delegation.
+#[derive(Debug, Clone, Copy)]
+pub struct Call {
+    pub task: TaskIx,
+    pub step: usize,
+}
+
+pub type CallId = usize;
+
+/// One stream event. Snapshots are prefixes of the task's append-only logs.
+#[derive(Debug, Clone, Copy)]
+pub struct Event {
+    pub call: CallId,
+    pub task: TaskIx,
+    pub kind: EventKind,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum EventKind {
+    /// The task as it then was: the first and the last event of every call.
+    Task {
+        history: usize,
+        messages: usize,
+        artifacts: usize,
+    },
+    /// A status change: index into the task's history.
+    Status(usize),
+    /// An agent message that changed no state: index into the task's messages.
+    Message(usize),
+    /// Index into the task's artifacts.
+    Artifact(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct StepRecord {
+    pub caller: CallerIx,
+    pub result: StepResult,
+}
+
+#[derive(Debug, Clone)]
+pub enum StepResult {
+    Ranking(Vec<Ranked>),
+    /// A task and its state when the operation ended; for `stream`, the call whose events to list.
+    Task {
+        task: TaskIx,
+        state: TaskState,
+        stream: Option<CallId>,
+    },
+    Denied(Vec<crate::admission::DenialCode>),
+    /// Nothing was done; `errors` says why.
+    Nothing,
+}

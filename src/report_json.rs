@@ -1,0 +1,307 @@
+//! `run --format json`: the report contract of `docs/scenario-format.md`, serialised straight to
+//! the writer (never built whole in memory). Keys keep the contract's order; absent values are
+//! omitted; data mappings keep the file's key order.
+
+use std::io::Write;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+
+use crate::push::REDACTED;
+use crate::record::*;
+use crate::task::{Role, Task, task_id};
+use crate::world::World;
+
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Writes one pretty-printed JSON document and a newline.
+pub fn write(world: &World, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut ser = serde_json::Serializer::pretty(&mut *out);
+    Report(world)
+        .serialize(&mut ser)
+        .map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+struct Report<'a, 's>(&'a World<'s>);
+
+impl Serialize for Report<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let w = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("format_version", &FORMAT_VERSION)?;
+        m.serialize_entry("scenario", &w.scenario.name)?;
+        m.serialize_entry(
+            "steps",
+            &Seq(w.steps.iter().enumerate().map(|(i, r)| StepJson(w, i, r))),
+        )?;
+        m.serialize_entry(
+            "tasks",
+            &Seq(w.tasks.iter().enumerate().map(|(i, t)| TaskJson(w, i, t))),
+        )?;
+        m.serialize_entry("denials", &Seq(w.denials.iter().map(|d| DenialJson(w, d))))?;
+        m.serialize_entry("pushes", &Seq(w.pushes.iter().map(|p| PushJson(w, p))))?;
+        m.serialize_entry("errors", &Seq(w.errors.iter().map(ErrorJson)))?;
+        m.end()
+    }
+}
+
+/// A sequence serialised from an iterator, without collecting it.
+struct Seq<I>(I);
+
+impl<I: Iterator<Item = T> + Clone, T: Serialize> Serialize for Seq<I> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        for item in self.0.clone() {
+            seq.serialize_element(&item)?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Clone)]
+struct StepJson<'a, 's>(&'a World<'s>, usize, &'a StepRecord);
+
+impl Serialize for StepJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let StepJson(w, i, r) = *self;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("step", &(i + 1))?;
+        m.serialize_entry("op", w.scenario.steps[i].op())?;
+        m.serialize_entry("caller", &w.scenario.callers[r.caller].id)?;
+        m.serialize_entry("result", &ResultJson(w, &r.result))?;
+        m.end()
+    }
+}
+
+struct ResultJson<'a, 's>(&'a World<'s>, &'a StepResult);
+
+impl Serialize for ResultJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ResultJson(w, result) = *self;
+        let mut m = s.serialize_map(None)?;
+        match result {
+            StepResult::Ranking(ranking) => {
+                let rows = ranking
+                    .iter()
+                    .map(|r| RankJson(w.scenario.agents[r.agent].name(), r.score));
+                m.serialize_entry("ranking", &Seq(rows))?;
+            }
+            StepResult::Task {
+                task,
+                state,
+                stream,
+            } => {
+                m.serialize_entry("task", &task_id(*task))?;
+                m.serialize_entry("state", state.as_str())?;
+                if let Some(call) = stream {
+                    let events = w
+                        .events
+                        .iter()
+                        .filter(move |e| e.call == *call)
+                        .map(|e| EventJson(w, e));
+                    m.serialize_entry("events", &Seq(events))?;
+                }
+            }
+            StepResult::Denied(codes) => {
+                m.serialize_entry("denied", &Seq(codes.iter().map(|c| c.as_str())))?;
+            }
+            StepResult::Nothing => {}
+        }
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct RankJson<'a>(&'a str, u32);
+
+impl Serialize for RankJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("agent", self.0)?;
+        m.serialize_entry("score", &self.1)?;
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct EventJson<'a, 's>(&'a World<'s>, &'a Event);
+
+impl Serialize for EventJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let EventJson(w, e) = *self;
+        let t = &w.tasks[e.task];
+        let mut m = s.serialize_map(None)?;
+        match e.kind {
+            EventKind::Task { history, .. } => {
+                m.serialize_entry("event", "task")?;
+                m.serialize_entry("task", &task_id(e.task))?;
+                m.serialize_entry("state", t.history[history - 1].state.as_str())?;
+            }
+            EventKind::Status(h) => {
+                let entry = &t.history[h];
+                m.serialize_entry("event", "status")?;
+                m.serialize_entry("task", &task_id(e.task))?;
+                m.serialize_entry("tick", &entry.tick)?;
+                m.serialize_entry("state", entry.state.as_str())?;
+                if let Some(msg) = entry.message {
+                    m.serialize_entry("message", &*t.messages[msg].text)?;
+                }
+            }
+            EventKind::Message(i) => {
+                m.serialize_entry("event", "message")?;
+                m.serialize_entry("task", &task_id(e.task))?;
+                m.serialize_entry("message_id", &format!("msg-{}", t.messages[i].id))?;
+                m.serialize_entry("text", &*t.messages[i].text)?;
+            }
+            EventKind::Artifact(i) => {
+                m.serialize_entry("event", "artifact")?;
+                m.serialize_entry("task", &task_id(e.task))?;
+                m.serialize_entry("artifact_id", &format!("artifact-{}", t.artifacts[i].id))?;
+            }
+        }
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct TaskJson<'a, 's>(&'a World<'s>, usize, &'a Task<'s>);
+
+impl Serialize for TaskJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let TaskJson(w, ix, t) = *self;
+        let names = &w.scenario.symbols;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("id", &task_id(ix))?;
+        m.serialize_entry("context_id", &t.context.to_string())?;
+        m.serialize_entry("agent", w.scenario.agents[t.agent].name())?;
+        m.serialize_entry("caller", names.name(t.owner.id))?;
+        let chain = w.chains.to_vec(t.delegation_chain);
+        m.serialize_entry(
+            "delegation_chain",
+            &Seq(chain.iter().map(|&h| names.name(h))),
+        )?;
+        m.serialize_entry("parent", &t.parent.map(task_id))?;
+        m.serialize_entry("state", t.state.as_str())?;
+        let history = t.history.iter().map(|h| {
+            HistoryJson(
+                h.tick,
+                h.state.as_str(),
+                h.message.map(|i| &*t.messages[i].text),
+            )
+        });
+        m.serialize_entry("history", &Seq(history))?;
+        m.serialize_entry("messages", &Seq(t.messages.iter().map(MessageJson)))?;
+        m.serialize_entry("artifacts", &Seq(t.artifacts.iter().map(ArtifactJson)))?;
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct HistoryJson<'a>(u64, &'a str, Option<&'a str>);
+
+impl Serialize for HistoryJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("tick", &self.0)?;
+        m.serialize_entry("state", self.1)?;
+        if let Some(msg) = self.2 {
+            m.serialize_entry("message", msg)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct MessageJson<'a, 's>(&'a crate::task::Message<'s>);
+
+impl Serialize for MessageJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let msg = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("message_id", &format!("msg-{}", msg.id))?;
+        m.serialize_entry(
+            "role",
+            if msg.role == Role::User {
+                "user"
+            } else {
+                "agent"
+            },
+        )?;
+        m.serialize_entry("text", &*msg.text)?;
+        if let Some(data) = msg.data {
+            m.serialize_entry("data", data)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct ArtifactJson<'a, 's>(&'a crate::task::Artifact<'s>);
+
+impl Serialize for ArtifactJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let a = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("artifact_id", &format!("artifact-{}", a.id))?;
+        if let Some(name) = &a.spec.name {
+            m.serialize_entry("name", name)?;
+        }
+        if let Some(text) = &a.spec.text {
+            m.serialize_entry("text", text)?;
+        }
+        if let Some(data) = &a.spec.data {
+            m.serialize_entry("data", data)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct DenialJson<'a, 's>(&'a World<'s>, &'a DenialRecord);
+
+impl Serialize for DenialJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let DenialJson(w, d) = *self;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("step", &d.step)?;
+        m.serialize_entry("caller", w.scenario.symbols.name(d.caller))?;
+        m.serialize_entry("callee", w.scenario.agents[d.callee].name())?;
+        m.serialize_entry("codes", &Seq(d.denials.iter().map(|x| x.code.as_str())))?;
+        m.serialize_entry("details", &Seq(d.denials.iter().map(|x| x.detail.as_str())))?;
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct PushJson<'a, 's>(&'a World<'s>, &'a Push);
+
+impl Serialize for PushJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let PushJson(w, p) = *self;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("tick", &p.tick)?;
+        m.serialize_entry("task", &task_id(p.task))?;
+        m.serialize_entry("url", &w.push_urls[p.url])?;
+        m.serialize_entry("state", p.state.as_str())?;
+        m.serialize_entry("token", REDACTED)?;
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct ErrorJson<'a>(&'a ErrorRecord);
+
+impl Serialize for ErrorJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("step", &e.step)?;
+        m.serialize_entry("code", e.code.as_str())?;
+        m.serialize_entry("detail", &e.detail)?;
+        if let Some(t) = e.task {
+            m.serialize_entry("task", &task_id(t))?;
+        }
+        m.end()
+    }
+}

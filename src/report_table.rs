@@ -1,0 +1,174 @@
+//! `run --format table`: the same facts as the JSON report, laid out for people.
+//! The layout never depends on the terminal unless stdout is one.
+
+use std::fmt::Write as _;
+
+use comfy_table::{ContentArrangement, Table, presets};
+
+use crate::record::*;
+use crate::task::task_id;
+use crate::world::World;
+
+/// How tables are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Fixed: the same bytes for the same input (stdout is not a terminal).
+    Fixed,
+    /// Fit to the terminal's width.
+    Terminal,
+}
+
+pub fn render(world: &World, layout: Layout) -> String {
+    let mut out = String::new();
+    let s = world.scenario;
+    let names = &s.symbols;
+    let _ = writeln!(out, "== scenario: {} ==", s.name);
+    let _ = writeln!(
+        out,
+        "{} steps, {} tasks, {} denials, {} pushes, {} errors",
+        world.steps.len(),
+        world.tasks.len(),
+        world.denials.len(),
+        world.pushes.len(),
+        world.errors.len()
+    );
+
+    for (i, r) in world.steps.iter().enumerate() {
+        if let StepResult::Ranking(ranking) = &r.result {
+            let _ = writeln!(
+                out,
+                "\ndiscover (step {}, caller {})",
+                i + 1,
+                s.callers[r.caller].id
+            );
+            let mut t = table(layout, &["rank", "agent", "score"]);
+            for (k, row) in ranking.iter().enumerate() {
+                t.add_row(vec![
+                    (k + 1).to_string(),
+                    s.agents[row.agent].name().to_string(),
+                    row.score.to_string(),
+                ]);
+            }
+            if ranking.is_empty() {
+                t.add_row(vec!["-", "(no agent matches)", ""]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+    }
+
+    for (ix, task) in world.tasks.iter().enumerate() {
+        let chain: Vec<&str> = world
+            .chains
+            .to_vec(task.delegation_chain)
+            .iter()
+            .map(|&h| names.name(h))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\ntask {} on {} ({}), caller {}, context {}",
+            task_id(ix),
+            s.agents[task.agent].name(),
+            task.state,
+            names.name(task.owner.id),
+            task.context
+        );
+        let _ = writeln!(
+            out,
+            "  chain:  {}",
+            if chain.is_empty() {
+                "(empty)".into()
+            } else {
+                chain.join(" -> ")
+            }
+        );
+        let _ = writeln!(
+            out,
+            "  parent: {}",
+            task.parent.map_or("none".to_string(), task_id)
+        );
+        let mut t = table(layout, &["tick", "state", "message"]);
+        for h in &task.history {
+            let msg = h.message.map_or("", |m| &*task.messages[m].text);
+            t.add_row(vec![
+                h.tick.to_string(),
+                h.state.to_string(),
+                msg.to_string(),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+        if !task.artifacts.is_empty() {
+            let mut t = table(layout, &["artifact", "name", "part", "content"]);
+            for a in &task.artifacts {
+                let id = format!("artifact-{}", a.id);
+                let name = a.spec.name.clone().unwrap_or_default();
+                if let Some(text) = &a.spec.text {
+                    t.add_row(vec![id.clone(), name.clone(), "text".into(), text.clone()]);
+                }
+                if let Some(data) = &a.spec.data {
+                    let json = serde_json::to_string(data).unwrap_or_default();
+                    t.add_row(vec![id, name, "data".into(), json]);
+                }
+            }
+            let _ = writeln!(out, "{t}");
+        }
+    }
+
+    if !world.denials.is_empty() {
+        let _ = writeln!(out, "\ndenials");
+        let mut t = table(layout, &["step", "caller", "callee", "code", "detail"]);
+        for d in &world.denials {
+            for x in &d.denials {
+                t.add_row(vec![
+                    d.step.to_string(),
+                    names.name(d.caller).to_string(),
+                    s.agents[d.callee].name().to_string(),
+                    x.code.as_str().to_string(),
+                    x.detail.clone(),
+                ]);
+            }
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    if !world.pushes.is_empty() {
+        let _ = writeln!(out, "\npushes");
+        let mut t = table(layout, &["tick", "task", "url", "state"]);
+        for p in &world.pushes {
+            t.add_row(vec![
+                p.tick.to_string(),
+                task_id(p.task),
+                world.push_urls[p.url].clone(),
+                p.state.to_string(),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    if !world.errors.is_empty() {
+        let _ = writeln!(out, "\nerrors");
+        let mut t = table(layout, &["step", "code", "detail"]);
+        for e in &world.errors {
+            t.add_row(vec![
+                e.step.to_string(),
+                e.code.as_str().to_string(),
+                e.detail.clone(),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    out
+}
+
+fn table(layout: Layout, header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED);
+    match layout {
+        Layout::Fixed => {
+            t.force_no_tty()
+                .set_content_arrangement(ContentArrangement::Disabled);
+        }
+        Layout::Terminal => {
+            t.set_content_arrangement(ContentArrangement::Dynamic);
+        }
+    }
+    t.set_header(header.to_vec());
+    t
+}

@@ -1,0 +1,365 @@
+//! The scenario file as written: the YAML contract of `docs/scenario-format.md`, one type per
+//! mapping. Unknown keys are rejected here; cross-references are checked by the loader.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, MapAccess, Visitor};
+
+pub type DataMap = serde_json::Map<String, serde_json::Value>;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub name: Option<String>,
+    #[serde(default)]
+    pub policy: PolicyFile,
+    pub classification_levels: Option<Vec<String>>,
+    pub clock: Option<ClockFile>,
+    pub agents: Vec<AgentFile>,
+    pub callers: Vec<CallerFile>,
+    pub steps: Vec<StepFile>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyFile {
+    pub max_depth: Option<i64>,
+    pub push_allowed_hosts: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockFile {
+    pub epoch: Option<String>,
+    pub tick_ms: Option<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentFile {
+    pub name: Option<String>,
+    pub card: Option<String>,
+    pub description: Option<String>,
+    pub version: Option<String>,
+    pub url: Option<String>,
+    pub tenant: String,
+    pub clearance: String,
+    #[serde(default)]
+    pub required_scopes: Vec<String>,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    pub capabilities: Option<CapabilitiesFile>,
+    pub skills: Option<Vec<SkillFile>>,
+    #[serde(default)]
+    pub handler: Vec<HandlerStepFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilitiesFile {
+    pub streaming: Option<bool>,
+    pub push_notifications: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillFile {
+    pub id: String,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallerFile {
+    pub id: String,
+    pub tenant: String,
+    pub classification: String,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    #[serde(default)]
+    pub delegation_chain: Vec<String>,
+}
+
+/// A driver step: `- send: {...}`.
+#[derive(Debug)]
+pub enum StepFile {
+    Discover(DiscoverStepFile),
+    Send(SendStepFile),
+    Stream(SendStepFile),
+    Reply(ReplyStepFile),
+    SetPushConfig(PushStepFile),
+    Cancel(TaskStepFile),
+    Get(TaskStepFile),
+}
+
+pub const STEP_KINDS: [&str; 7] = [
+    "discover",
+    "send",
+    "stream",
+    "reply",
+    "set_push_config",
+    "cancel",
+    "get",
+];
+
+impl<'de> Deserialize<'de> for StepFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StepFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a step such as `send: {caller, to, text}`")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<StepFile, E> {
+                if STEP_KINDS.contains(&s) {
+                    Err(E::custom(format!(
+                        "step `{s}` needs its keys, e.g. `{s}: {{caller: ...}}`"
+                    )))
+                } else {
+                    Err(E::unknown_variant(s, &STEP_KINDS))
+                }
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StepFile, A::Error> {
+                let key: String = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("a step needs exactly one key: its kind"))?;
+                let step = match key.as_str() {
+                    "discover" => StepFile::Discover(map.next_value()?),
+                    "send" => StepFile::Send(map.next_value()?),
+                    "stream" => StepFile::Stream(map.next_value()?),
+                    "reply" => StepFile::Reply(map.next_value()?),
+                    "set_push_config" => StepFile::SetPushConfig(map.next_value()?),
+                    "cancel" => StepFile::Cancel(map.next_value()?),
+                    "get" => StepFile::Get(map.next_value()?),
+                    _ => return Err(de::Error::unknown_variant(&key, &STEP_KINDS)),
+                };
+                if map.next_key::<String>()?.is_some() {
+                    return Err(de::Error::custom(
+                        "a step has exactly one key, its kind; start each step with its own `-`",
+                    ));
+                }
+                Ok(step)
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+impl StepFile {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StepFile::Discover(_) => "discover",
+            StepFile::Send(_) => "send",
+            StepFile::Stream(_) => "stream",
+            StepFile::Reply(_) => "reply",
+            StepFile::SetPushConfig(_) => "set_push_config",
+            StepFile::Cancel(_) => "cancel",
+            StepFile::Get(_) => "get",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoverStepFile {
+    pub caller: String,
+    pub tags: Vec<String>,
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendStepFile {
+    pub caller: String,
+    pub to: TargetFile,
+    pub text: String,
+    pub data: Option<DataMap>,
+    #[serde(rename = "as")]
+    pub alias: Option<String>,
+    pub push: Option<PushFile>,
+    pub context: Option<String>,
+    pub context_of: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PushFile {
+    pub url: String,
+    pub token: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplyStepFile {
+    pub caller: String,
+    pub task: Option<String>,
+    pub task_id: Option<String>,
+    pub text: String,
+    pub data: Option<DataMap>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskStepFile {
+    pub caller: String,
+    pub task: Option<String>,
+    pub task_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PushStepFile {
+    pub caller: String,
+    pub task: Option<String>,
+    pub task_id: Option<String>,
+    pub agent: Option<String>,
+    pub url: String,
+    pub token: Option<String>,
+}
+
+/// `to: NAME` or `to: {discover: [tags]}`.
+#[derive(Debug)]
+pub enum TargetFile {
+    Agent(String),
+    Discover(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for TargetFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TargetFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an agent name or {discover: [tags]}")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<TargetFile, E> {
+                Ok(TargetFile::Agent(s.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TargetFile, A::Error> {
+                let key: String = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("expected {discover: [tags]}"))?;
+                if key != "discover" {
+                    return Err(de::Error::unknown_field(&key, &["discover"]));
+                }
+                let tags = map.next_value()?;
+                if let Some(extra) = map.next_key::<String>()? {
+                    return Err(de::Error::unknown_field(&extra, &["discover"]));
+                }
+                Ok(TargetFile::Discover(tags))
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+/// The handler's status steps, in the spelling of the file.
+pub const STATE_STEPS: [&str; 7] = [
+    "working",
+    "input_required",
+    "auth_required",
+    "completed",
+    "failed",
+    "rejected",
+    "canceled",
+];
+const HANDLER_STEPS: [&str; 10] = [
+    "working",
+    "input_required",
+    "auth_required",
+    "completed",
+    "failed",
+    "rejected",
+    "canceled",
+    "message",
+    "artifact",
+    "delegate",
+];
+
+/// One step of a scripted handler: `- working`, `- working: text`, `- artifact: {...}`, ...
+#[derive(Debug)]
+pub enum HandlerStepFile {
+    Status {
+        state: String,
+        message: Option<String>,
+    },
+    Message(String),
+    Artifact(ArtifactFile),
+    Delegate(DelegateFile),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactFile {
+    pub name: Option<String>,
+    pub text: Option<String>,
+    pub data: Option<DataMap>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DelegateFile {
+    pub to: TargetFile,
+    pub text: String,
+    #[serde(default)]
+    pub on_error: OnError,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnError {
+    #[default]
+    Fail,
+    Continue,
+}
+
+impl<'de> Deserialize<'de> for HandlerStepFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = HandlerStepFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "a handler step such as `working`, `completed: text` or `artifact: {...}`",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<HandlerStepFile, E> {
+                if STATE_STEPS.contains(&s) {
+                    Ok(HandlerStepFile::Status {
+                        state: s.to_string(),
+                        message: None,
+                    })
+                } else if HANDLER_STEPS.contains(&s) {
+                    Err(E::custom(format!("handler step `{s}` needs a value")))
+                } else {
+                    Err(E::unknown_variant(s, &HANDLER_STEPS))
+                }
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<HandlerStepFile, A::Error> {
+                let key: String = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("a handler step needs exactly one key"))?;
+                let step = match key.as_str() {
+                    "message" => HandlerStepFile::Message(map.next_value()?),
+                    "artifact" => HandlerStepFile::Artifact(map.next_value()?),
+                    "delegate" => HandlerStepFile::Delegate(map.next_value()?),
+                    s if STATE_STEPS.contains(&s) => HandlerStepFile::Status {
+                        state: key.clone(),
+                        message: map.next_value()?,
+                    },
+                    _ => return Err(de::Error::unknown_variant(&key, &HANDLER_STEPS)),
+                };
+                if map.next_key::<String>()?.is_some() {
+                    return Err(de::Error::custom(
+                        "a handler step has exactly one key; start each step with its own `-`",
+                    ));
+                }
+                Ok(step)
+            }
+        }
+        de.deserialize_any(V)
+    }
+}

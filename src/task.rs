@@ -1,0 +1,108 @@
+//! A task as a server stores it: a small mutable header over append-only logs.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::chain::ChainRef;
+use crate::push::Secret;
+use crate::scenario::{AgentIx, ArtifactSpec, Level};
+use crate::scenario_file::DataMap;
+use crate::symbols::Sym;
+use crate::task_state::TaskState;
+
+/// Index of a task in the world; `task-N` has index N − 1, so creation order is id order.
+pub type TaskIx = usize;
+
+pub fn task_id(ix: TaskIx) -> String {
+    format!("task-{}", ix + 1)
+}
+
+/// The inverse of [`task_id`], for literal ids in a scenario.
+pub fn parse_task_id(id: &str) -> Option<TaskIx> {
+    let n: usize = id.strip_prefix("task-")?.parse().ok()?;
+    if n == 0 || id != format!("task-{n}") {
+        None
+    } else {
+        Some(n - 1)
+    }
+}
+
+/// A context id: minted by the server (`ctx-N`) or chosen by the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context<'s> {
+    Minted(u64),
+    Named(&'s str),
+}
+
+impl fmt::Display for Context<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Context::Minted(n) => write!(f, "ctx-{n}"),
+            Context::Named(s) => f.write_str(s),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Agent,
+}
+
+/// A message stored in the task (A2A history): the caller's, replies, status messages, `message:`.
+#[derive(Debug, Clone)]
+pub struct Message<'s> {
+    /// The N of `msg-N`.
+    pub id: u64,
+    pub role: Role,
+    pub text: Cow<'s, str>,
+    pub data: Option<&'s DataMap>,
+}
+
+/// One status change: the task's status history is a list of these, never rewritten.
+#[derive(Debug, Clone, Copy)]
+pub struct StatusEntry {
+    pub tick: u64,
+    pub state: TaskState,
+    /// Index into the task's `messages`.
+    pub message: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Artifact<'s> {
+    /// The N of `artifact-N`.
+    pub id: u64,
+    pub spec: &'s ArtifactSpec,
+}
+
+/// Who created a task, and so who alone may see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner {
+    pub id: Sym,
+    pub tenant: Sym,
+}
+
+#[derive(Debug)]
+pub struct PushConfig {
+    /// The URL as the parser serialises it.
+    pub url: usize,
+    pub token: Secret,
+}
+
+#[derive(Debug)]
+pub struct Task<'s> {
+    pub context: Context<'s>,
+    pub agent: AgentIx,
+    pub owner: Owner,
+    pub delegation_chain: ChainRef,
+    pub parent: Option<TaskIx>,
+    /// The classification of the caller's data; it travels with every nested delegation.
+    pub classification: Level,
+    pub state: TaskState,
+    pub history: Vec<StatusEntry>,
+    pub messages: Vec<Message<'s>>,
+    pub artifacts: Vec<Artifact<'s>>,
+    /// The handler step to run next.
+    pub pc: usize,
+    pub push: Option<PushConfig>,
+}

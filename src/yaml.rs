@@ -1,0 +1,249 @@
+//! The one module that touches YAML.
+//!
+//! Scenario files are parsed with `serde_yaml` straight into the typed file model, so type errors,
+//! unknown keys and YAML syntax errors come back located by the parser itself. Problems found later
+//! (a dangling reference, a duplicate name) are located with [`locate`], which walks the document
+//! again to the offending value.
+
+use std::fmt;
+
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
+
+use crate::error::with_hint;
+
+/// A step of a path into a YAML document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+impl From<&str> for Seg {
+    fn from(key: &str) -> Self {
+        Seg::Key(key.to_string())
+    }
+}
+
+impl From<usize> for Seg {
+    fn from(index: usize) -> Self {
+        Seg::Index(index)
+    }
+}
+
+/// A YAML problem with its 1-based position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Parses `text` into `T`, reporting the first problem with its position.
+pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    serde_yaml::from_str(text).map_err(|e| convert_error(&e))
+}
+
+/// Parses a YAML fragment that is not a scenario (for tests and tools).
+pub fn parse_value(text: &str) -> Result<serde_json::Value, YamlError> {
+    parse(text)
+}
+
+fn convert_error(e: &serde_yaml::Error) -> YamlError {
+    let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+    let mut message = e.to_string();
+    if let Some(l) = e.location() {
+        let suffix = format!(" at line {} column {}", l.line(), l.column());
+        if let Some(at) = message.find(&suffix) {
+            message.replace_range(at..at + suffix.len(), "");
+        }
+    }
+    if message.starts_with("EOF while parsing") {
+        message = "the file is empty: a scenario needs `agents`, `callers` and `steps`".to_string();
+    }
+    YamlError {
+        line,
+        column,
+        message: add_serde_hint(message),
+    }
+}
+
+/// serde reports unknown keys and variants as "unknown field `x`, expected one of `a`, `b`";
+/// turn the list into a "did you mean" when one of them is close.
+fn add_serde_hint(message: String) -> String {
+    for marker in ["unknown field `", "unknown variant `"] {
+        let Some(start) = message.find(marker) else {
+            continue;
+        };
+        let rest = &message[start + marker.len()..];
+        let Some(end) = rest.find('`') else { continue };
+        let word = rest[..end].to_string();
+        let expected: Vec<String> = rest[end..]
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        return with_hint(message.clone(), &word, expected.iter().map(String::as_str));
+    }
+    message
+}
+
+/// The position of the value at `path` in `text`, if the document has one there.
+pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
+    let de = serde_yaml::Deserializer::from_str(text);
+    match (Probe { path }).deserialize(de) {
+        Ok(()) => None,
+        Err(e) if e.to_string().starts_with(PROBE) => e.location().map(|l| (l.line(), l.column())),
+        Err(_) => None,
+    }
+}
+
+const PROBE: &str = "a2a-sim position probe";
+
+/// Walks to `path` and fails there on purpose: the parser stamps the failure with the position of
+/// the value it was reading, which is exactly the position we want.
+struct Probe<'a> {
+    path: &'a [Seg],
+}
+
+impl<'de> DeserializeSeed<'de> for Probe<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Probe<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.scalar()
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        self.deserialize(de)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Some((first, rest)) = self.path.split_first() else {
+            return Err(de::Error::custom(PROBE));
+        };
+        let Seg::Index(target) = first else {
+            return Ok(());
+        };
+        let mut i = 0;
+        loop {
+            if i == *target {
+                return seq.next_element_seed(Probe { path: rest }).map(drop);
+            }
+            if seq.next_element::<IgnoredAny>()?.is_none() {
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let Some((first, rest)) = self.path.split_first() else {
+            return Err(de::Error::custom(PROBE));
+        };
+        let Seg::Key(target) = first else {
+            return Ok(());
+        };
+        while let Some(key) = map.next_key::<serde_yaml::Value>()? {
+            if key.as_str() == Some(target.as_str()) {
+                return map.next_value_seed(Probe { path: rest });
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+impl Probe<'_> {
+    fn scalar<E: de::Error>(self) -> Result<(), E> {
+        if self.path.is_empty() {
+            Err(E::custom(PROBE))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "a: 1\nlist:\n  - x\n  - {k: v, m: [1, 2]}\nmap:\n  inner: yes\n";
+
+    #[test]
+    fn locates_values_by_path() {
+        let rows: &[(&[Seg], Option<(usize, usize)>)] = &[
+            (&[Seg::Key("a".into())], Some((1, 4))),
+            (&[Seg::Key("list".into()), Seg::Index(0)], Some((3, 5))),
+            (
+                &[Seg::Key("list".into()), Seg::Index(1), Seg::Key("m".into())],
+                Some((4, 15)),
+            ),
+            (
+                &[
+                    Seg::Key("list".into()),
+                    Seg::Index(1),
+                    Seg::Key("m".into()),
+                    Seg::Index(1),
+                ],
+                Some((4, 19)),
+            ),
+            (
+                &[Seg::Key("map".into()), Seg::Key("inner".into())],
+                Some((6, 10)),
+            ),
+            (&[Seg::Key("missing".into())], None),
+            (&[Seg::Key("list".into()), Seg::Index(7)], None),
+        ];
+        for (path, want) in rows {
+            assert_eq!(locate(DOC, path), *want, "{path:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_get_a_hint() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct S {
+            caller: String,
+        }
+        let e = parse::<S>("calller: x\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1));
+        assert!(
+            e.message.contains("did you mean `caller`?"),
+            "{}",
+            e.message
+        );
+    }
+}
