@@ -79,7 +79,7 @@ fn add_serde_hint(message: String) -> String {
         let rest = &message[start + marker.len()..];
         let Some(end) = rest.find('`') else { continue };
         let word = rest[..end].to_string();
-        let expected: Vec<String> = rest[end..]
+        let expected: Vec<String> = rest[end + 1..]
             .split('`')
             .skip(1)
             .step_by(2)
@@ -95,7 +95,7 @@ pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
     let de = serde_yaml::Deserializer::from_str(text);
     match (Probe { path }).deserialize(de) {
         Ok(()) => None,
-        Err(e) if e.to_string().starts_with(PROBE) => e.location().map(|l| (l.line(), l.column())),
+        Err(e) if e.to_string().contains(PROBE) => e.location().map(|l| (l.line(), l.column())),
         Err(_) => None,
     }
 }

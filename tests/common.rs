@@ -1,0 +1,98 @@
+//! Helpers: load scenario text, run it, and look at the outcome by name.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use a2a_sim::loader;
+use a2a_sim::record::{ErrorCode, StepResult};
+use a2a_sim::scenario::Scenario;
+use a2a_sim::world::{self, World};
+
+pub fn load(yaml: &str) -> Scenario {
+    match loader::load_str("test.yaml", yaml, Path::new("."), "test".into()) {
+        Ok(s) => s,
+        Err(e) => panic!("scenario does not load:\n{e}"),
+    }
+}
+
+pub fn load_err(yaml: &str) -> String {
+    match loader::load_str("test.yaml", yaml, Path::new("."), "test".into()) {
+        Ok(_) => panic!("scenario loaded but should not have"),
+        Err(e) => e.to_string(),
+    }
+}
+
+pub fn report(scenario: &Scenario) -> String {
+    let world = world::run(scenario);
+    json(&world)
+}
+
+pub fn json(world: &World) -> String {
+    let mut out = Vec::new();
+    a2a_sim::report_json::write(world, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+pub fn report_value(yaml: &str) -> serde_json::Value {
+    let s = load(yaml);
+    serde_json::from_str(&report(&s)).unwrap()
+}
+
+pub fn error_codes(world: &World) -> Vec<&'static str> {
+    world.errors.iter().map(|e| e.code.as_str()).collect()
+}
+
+pub fn has_error(world: &World, code: ErrorCode) -> bool {
+    world.errors.iter().any(|e| e.code == code)
+}
+
+pub fn states(world: &World) -> Vec<&'static str> {
+    world.tasks.iter().map(|t| t.state.as_str()).collect()
+}
+
+pub fn history(world: &World, task: usize) -> Vec<(u64, &'static str)> {
+    world.tasks[task]
+        .history
+        .iter()
+        .map(|h| (h.tick, h.state.as_str()))
+        .collect()
+}
+
+pub fn denied_codes(world: &World, step: usize) -> Vec<&'static str> {
+    match &world.steps[step - 1].result {
+        StepResult::Denied(codes) => codes.iter().map(|c| c.as_str()).collect(),
+        other => panic!("step {step} was not denied: {other:?}"),
+    }
+}
+
+pub fn chain(world: &World, task: usize) -> Vec<String> {
+    let names = &world.scenario.symbols;
+    world
+        .chains
+        .to_vec(world.tasks[task].delegation_chain)
+        .iter()
+        .map(|&s| names.name(s).to_string())
+        .collect()
+}
+
+/// A minimal world: one screener agent (handler given), one caller, then `steps`.
+pub fn one_agent(handler: &str, steps: &str) -> String {
+    format!(
+        r#"
+policy: {{max_depth: 4, push_allowed_hosts: [hooks.acme.example]}}
+agents:
+  - name: screener
+    tenant: acme
+    clearance: confidential
+    capabilities: {{push_notifications: true}}
+    skills: [{{id: screen, tags: [sanctions]}}]
+    handler: {handler}
+callers:
+  - {{id: orchestrator, tenant: acme, classification: internal}}
+  - {{id: intruder, tenant: acme, classification: internal}}
+steps:
+{steps}
+"#
+    )
+}

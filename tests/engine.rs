@@ -1,0 +1,317 @@
+//! Engine behaviour beyond the named invariants: boundaries, refusal order, nesting, ids.
+
+use a2a_sim::world;
+
+use crate::common::*;
+
+fn depth_world(max_depth: u32, chain_len: usize) -> Vec<&'static str> {
+    let chain: Vec<String> = (0..chain_len).map(|i| format!("up-{i}")).collect();
+    let yaml = format!(
+        "policy: {{max_depth: {max_depth}}}\nagents:\n  - {{name: s, tenant: t, clearance: public, skills: [{{id: s, tags: [x]}}], handler: [working, completed]}}\ncallers:\n  - {{id: c, tenant: t, classification: public, delegation_chain: [{}]}}\nsteps:\n  - send: {{caller: c, to: s, text: go}}\n",
+        chain.join(", ")
+    );
+    let s = load(&yaml);
+    let w = world::run(&s);
+    w.denials
+        .iter()
+        .flat_map(|d| d.denials.iter().map(|x| x.code.as_str()))
+        .collect()
+}
+
+#[test]
+fn depth_boundary_both_ways() {
+    // max_depth 4: the new chain of 3 (caller chain 2) is admitted, a new chain of 4 is refused.
+    assert_eq!(depth_world(4, 2), Vec::<&str>::new());
+    assert_eq!(depth_world(4, 3), ["depth"]);
+    assert_eq!(depth_world(1, 0), ["depth"]);
+    assert_eq!(depth_world(2, 0), Vec::<&str>::new());
+}
+
+fn classification_world(clearance: &str, data: &str) -> Vec<&'static str> {
+    let yaml = format!(
+        "agents:\n  - {{name: s, tenant: t, clearance: {clearance}, skills: [{{id: s, tags: [x]}}], handler: [working, completed]}}\ncallers:\n  - {{id: c, tenant: t, classification: {data}}}\nsteps:\n  - send: {{caller: c, to: s, text: go}}\n"
+    );
+    let s = load(&yaml);
+    let w = world::run(&s);
+    w.denials
+        .iter()
+        .flat_map(|d| d.denials.iter().map(|x| x.code.as_str()))
+        .collect()
+}
+
+#[test]
+fn classification_boundary_both_ways() {
+    assert_eq!(
+        classification_world("confidential", "confidential"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        classification_world("restricted", "confidential"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        classification_world("internal", "confidential"),
+        ["classification"]
+    );
+    assert_eq!(
+        classification_world("public", "restricted"),
+        ["classification"]
+    );
+}
+
+#[test]
+fn custom_classification_levels_are_ordered_lowest_first() {
+    let yaml = "classification_levels: [green, amber, red]\nagents:\n  - {name: s, tenant: t, clearance: amber, skills: [{id: s, tags: [x]}], handler: [working, completed]}\ncallers:\n  - {id: lo, tenant: t, classification: green}\n  - {id: hi, tenant: t, classification: red}\nsteps:\n  - send: {caller: lo, to: s, text: go}\n  - send: {caller: hi, to: s, text: go}\n";
+    let s = load(yaml);
+    let w = world::run(&s);
+    assert_eq!(w.tasks.len(), 1);
+    assert_eq!(denied_codes(&w, 2), ["classification"]);
+    let err = load_err(&yaml.replace("clearance: amber", "clearance: confidential"));
+    assert!(
+        err.contains("unknown classification level `confidential`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn set_push_config_refusals_come_in_order() {
+    let yaml = r#"
+policy: {push_allowed_hosts: ["hooks.acme.example", "*.hooks.example"]}
+agents:
+  - {name: pusher, tenant: acme, clearance: restricted, capabilities: {push_notifications: true}, skills: [{id: p, tags: [x]}], handler: [working, input_required, working, completed]}
+  - {name: silent, tenant: acme, clearance: restricted, skills: [{id: q, tags: [x]}], handler: [working, input_required, working, completed]}
+callers:
+  - {id: c, tenant: acme, classification: public}
+steps:
+  - send: {caller: c, to: pusher, text: go, as: p}
+  - send: {caller: c, to: silent, text: go, as: q}
+  - set_push_config: {caller: c, task_id: task-77, agent: silent, url: "http://bad", token: ""}
+  - set_push_config: {caller: c, task: q, url: "https://hooks.acme.example/", token: t}
+  - set_push_config: {caller: c, task_id: task-77, agent: pusher, url: "http://bad", token: ""}
+  - set_push_config: {caller: c, task: q, agent: pusher, url: "https://hooks.acme.example/", token: t}
+  - set_push_config: {caller: c, task: p, url: "http://hooks.acme.example/", token: ""}
+  - set_push_config: {caller: c, task: p, url: "https://hooks.example/", token: t}
+  - set_push_config: {caller: c, task: p, url: "https://a.b.hooks.example/", token: ""}
+  - set_push_config: {caller: c, task: p, url: "https://a.b.hooks.example/", token: ~}
+  - set_push_config: {caller: c, task: p, url: "https://a.b.hooks.example/", token: tok}
+  - reply: {caller: c, task: p, text: done}
+"#;
+    let s = load(yaml);
+    let w = world::run(&s);
+    assert_eq!(
+        error_codes(&w),
+        [
+            "push_not_supported",
+            "push_not_supported",
+            "task_not_found",
+            "task_not_found",
+            "host_not_allowed",
+            "host_not_allowed",
+            "missing_token",
+            "missing_token",
+        ]
+    );
+    let pushed: Vec<(&str, &str)> = w
+        .pushes
+        .iter()
+        .map(|p| (w.push_urls[p.url].as_str(), p.state.as_str()))
+        .collect();
+    assert_eq!(
+        pushed,
+        [
+            ("https://a.b.hooks.example/", "working"),
+            ("https://a.b.hooks.example/", "completed")
+        ]
+    );
+}
+
+#[test]
+fn a_push_given_with_a_send_is_set_after_submitted() {
+    let s = load(&one_agent(
+        "[working, completed]",
+        r#"
+  - send: {caller: orchestrator, to: screener, text: go, push: {url: "https://hooks.acme.example/a2a", token: t}}
+  - send: {caller: orchestrator, to: screener, text: go, push: {url: "https://evil.test/", token: t}}
+"#,
+    ));
+    let w = world::run(&s);
+    let states: Vec<(usize, &str)> = w
+        .pushes
+        .iter()
+        .map(|p| (p.task, p.state.as_str()))
+        .collect();
+    assert_eq!(states, [(0, "working"), (0, "completed")]);
+    assert_eq!(error_codes(&w), ["host_not_allowed"]);
+    assert_eq!(
+        w.tasks[1].state.as_str(),
+        "completed",
+        "a refused push config does not stop the task"
+    );
+}
+
+#[test]
+fn a_config_on_a_terminal_task_is_accepted_and_never_fires() {
+    let s = load(&one_agent(
+        "[working, completed]",
+        r#"
+  - send: {caller: orchestrator, to: screener, text: go, as: t}
+  - set_push_config: {caller: orchestrator, task: t, url: "https://hooks.acme.example/a2a", token: t}
+  - cancel: {caller: orchestrator, task: t}
+"#,
+    ));
+    let w = world::run(&s);
+    assert_eq!(error_codes(&w), ["task_not_cancelable"]);
+    assert!(w.pushes.is_empty());
+    assert!(w.tasks[0].push.is_some());
+}
+
+#[test]
+fn replies_resume_after_the_pause_and_take_no_tick() {
+    let s = load(&one_agent(
+        "[working, {input_required: which list?}, {working: screening}, completed]",
+        r#"
+  - send: {caller: orchestrator, to: screener, text: go, as: t}
+  - reply: {caller: orchestrator, task: t, text: SDN}
+  - reply: {caller: orchestrator, task: t, text: again}
+"#,
+    ));
+    let w = world::run(&s);
+    assert_eq!(
+        history(&w, 0),
+        [
+            (1, "submitted"),
+            (2, "working"),
+            (3, "input-required"),
+            (4, "working"),
+            (5, "completed")
+        ]
+    );
+    let texts: Vec<&str> = w.tasks[0].messages.iter().map(|m| &*m.text).collect();
+    assert_eq!(texts, ["go", "which list?", "SDN", "screening"]);
+    assert_eq!(error_codes(&w), ["task_terminal"]);
+}
+
+#[test]
+fn a_reply_with_no_steps_left_is_handler_incomplete() {
+    let s = load(&one_agent(
+        "[working, input_required]",
+        r#"
+  - send: {caller: orchestrator, to: screener, text: go, as: t}
+  - reply: {caller: orchestrator, task: t, text: more}
+"#,
+    ));
+    let w = world::run(&s);
+    assert_eq!(error_codes(&w), ["handler_incomplete"]);
+    assert_eq!(states(&w), ["failed"]);
+}
+
+#[test]
+fn nested_delegation_grows_the_chain_one_hop_per_level() {
+    let yaml = r#"
+policy: {max_depth: 10}
+agents:
+  - {name: payments, tenant: acme, clearance: restricted, scopes: [screen], skills: [{id: p, tags: [pay]}],
+     handler: [working, {delegate: {to: screener, text: screen it}}, completed]}
+  - {name: screener, tenant: acme, clearance: restricted, required_scopes: [screen], skills: [{id: s, tags: [sanctions]}],
+     handler: [working, {delegate: {to: {discover: [lists]}, text: fetch lists}}, {artifact: {text: clear}}, completed]}
+  - {name: lists, tenant: acme, clearance: restricted, skills: [{id: l, tags: [lists]}], handler: [working, completed]}
+callers:
+  - {id: orchestrator, tenant: acme, classification: confidential, scopes: [screen]}
+steps:
+  - stream: {caller: orchestrator, to: payments, text: pay, context: case-1}
+"#;
+    let s = load(yaml);
+    let w = world::run(&s);
+    assert_eq!(states(&w), ["completed", "completed", "completed"]);
+    assert_eq!(chain(&w, 0), ["orchestrator"]);
+    assert_eq!(chain(&w, 1), ["orchestrator", "payments"]);
+    assert_eq!(chain(&w, 2), ["orchestrator", "payments", "screener"]);
+    let v: serde_json::Value = serde_json::from_str(&json(&w)).unwrap();
+    assert_eq!(v["tasks"][1]["parent"], "task-1");
+    assert_eq!(v["tasks"][2]["parent"], "task-2");
+    assert_eq!(v["tasks"][0]["context_id"], "case-1");
+    assert_eq!(v["tasks"][1]["context_id"], "ctx-1");
+    assert_eq!(v["tasks"][2]["context_id"], "ctx-2");
+    // The classification of the data travels with the nesting.
+    assert!(
+        w.tasks
+            .iter()
+            .all(|t| t.classification == w.tasks[0].classification)
+    );
+    // The outer stream carries only its own task's events.
+    let events = v["steps"][0]["result"]["events"].as_array().unwrap();
+    assert!(events.iter().all(|e| e["task"] == "task-1"), "{events:?}");
+}
+
+#[test]
+fn a_denied_nested_delegation_is_reported_under_the_driver_step() {
+    let yaml = r#"
+agents:
+  - {name: payments, tenant: acme, clearance: restricted, skills: [{id: p, tags: [pay]}],
+     handler: [working, {delegate: {to: screener, text: screen}}, completed]}
+  - {name: screener, tenant: acme, clearance: restricted, required_scopes: [screen], skills: [{id: s, tags: [x]}]}
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - get: {caller: orchestrator, task_id: task-1}
+  - send: {caller: orchestrator, to: payments, text: pay}
+"#;
+    let s = load(yaml);
+    let w = world::run(&s);
+    assert_eq!(states(&w), ["failed"]);
+    assert_eq!(w.denials.len(), 1);
+    assert_eq!(w.denials[0].step, 2);
+    assert_eq!(w.scenario.symbols.name(w.denials[0].caller), "payments");
+    assert_eq!(
+        error_codes(&w),
+        ["task_not_found"],
+        "the failed delegation itself adds no error"
+    );
+    let why = w.tasks[0]
+        .history
+        .last()
+        .and_then(|h| h.message)
+        .map(|m| w.tasks[0].messages[m].text.to_string());
+    assert!(why.unwrap().contains("denied: scope"));
+}
+
+#[test]
+fn a_chain_of_ten_thousand_agents_runs_without_overflowing_the_stack() {
+    const N: usize = 10_000;
+    let mut yaml = String::from("policy: {max_depth: 1000000}\nagents:\n");
+    for i in 0..N {
+        let handler = if i + 1 < N {
+            format!(
+                "[working, {{delegate: {{to: a{}, text: next}}}}, completed]",
+                i + 1
+            )
+        } else {
+            "[working, completed]".to_string()
+        };
+        yaml.push_str(&format!(
+            "  - {{name: a{i}, tenant: t, clearance: public, skills: [{{id: s, tags: [x]}}], handler: {handler}}}\n"
+        ));
+    }
+    yaml.push_str("callers:\n  - {id: c, tenant: t, classification: public}\nsteps:\n  - send: {caller: c, to: a0, text: go}\n");
+    let s = load(&yaml);
+    let w = world::run(&s);
+    assert_eq!(w.tasks.len(), N);
+    assert!(w.tasks.iter().all(|t| t.state.as_str() == "completed"));
+    assert_eq!(w.chains.len(w.tasks[N - 1].delegation_chain) as usize, N);
+}
+
+#[test]
+fn ids_are_numeric_in_creation_order() {
+    let mut steps = String::new();
+    for _ in 0..11 {
+        steps.push_str("  - send: {caller: orchestrator, to: screener, text: go}\n");
+    }
+    let v = report_value(&one_agent("[working, completed]", &steps));
+    let ids: Vec<&str> = v["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids[8..], ["task-9", "task-10", "task-11"]);
+}

@@ -1,0 +1,5 @@
+//! One integration-test binary, a module per feature.
+
+mod common;
+mod engine;
+mod invariants;
