@@ -4,13 +4,17 @@
 //! it runs a loaded [`scenario::Scenario`] and records what happens. Loading ([`loader`], [`yaml`])
 //! and rendering ([`report_json`], [`report_table`]) sit at the edges.
 
+pub mod adapter;
 pub mod admission;
+pub mod card;
 pub mod card_file;
 pub mod chain;
 pub mod cli;
 pub mod discovery;
 pub mod error;
+pub mod export;
 pub mod loader;
+pub mod protocol;
 pub mod push;
 pub mod record;
 pub mod report_json;

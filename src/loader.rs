@@ -95,6 +95,13 @@ fn path(segs: &[Seg]) -> Vec<Seg> {
     segs.to_vec()
 }
 
+/// The path of `key` inside the value at `at`.
+fn child(at: &[Seg], key: &str) -> Vec<Seg> {
+    let mut p = at.to_vec();
+    p.push(Seg::from(key));
+    p
+}
+
 macro_rules! at {
     ($($seg:expr),* $(,)?) => { vec![$(Seg::from($seg)),*] };
 }
@@ -312,13 +319,13 @@ impl Loader<'_> {
                     return self.empty_card(a.name.clone().unwrap_or_default());
                 }
             };
-            if let Some(name) = &a.name {
-                if *name != card.name {
-                    self.problem(
+            if let Some(name) = &a.name
+                && *name != card.name
+            {
+                self.problem(
                         at!["agents", i, "name"],
                         format!("agent `{name}` takes its card from `{card_path}`, whose name is `{}`; drop `name` or make them equal", card.name),
                     );
-                }
             }
             for skill in &mut card.skills {
                 skill.tag_set = self.tag_set(&skill.tags);
@@ -455,7 +462,7 @@ impl Loader<'_> {
                 let mut at = at;
                 at.push("delegate".into());
                 let to = self.target(&at, d.to, names);
-                self.non_empty_text([&at[..], &at!["text"]].concat(), &d.text);
+                self.non_empty_text(child(&at, "text"), &d.text);
                 HandlerStep::Delegate(Delegate {
                     to,
                     text: d.text,
@@ -467,9 +474,7 @@ impl Loader<'_> {
 
     fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
         match to {
-            TargetFile::Agent(name) => {
-                Target::Agent(self.agent_ref([at, &at!["to"]].concat(), &name, names))
-            }
+            TargetFile::Agent(name) => Target::Agent(self.agent_ref(child(at, "to"), &name, names)),
             TargetFile::Discover(tags) => Target::Discover(self.tag_set(&tags)),
         }
     }
@@ -560,13 +565,11 @@ impl Loader<'_> {
         names: &Names,
     ) -> TaskRef {
         match (task, task_id) {
-            (Some(alias), None) => {
-                TaskRef::Alias(self.alias_ref([at, &at!["task"]].concat(), &alias, names))
-            }
+            (Some(alias), None) => TaskRef::Alias(self.alias_ref(child(at, "task"), &alias, names)),
             (None, Some(id)) => TaskRef::Id(id),
             (Some(_), Some(_)) => {
                 self.problem(
-                    [at, &at!["task_id"]].concat(),
+                    child(at, "task_id"),
                     "give `task` (an alias) or `task_id` (a literal id), not both",
                 );
                 TaskRef::Id(String::new())
@@ -582,7 +585,7 @@ impl Loader<'_> {
     }
 
     fn message(&mut self, at: &[Seg], text: String, data: Option<DataMap>) -> MessageSpec {
-        self.non_empty_text([at, &at!["text"]].concat(), &text);
+        self.non_empty_text(child(at, "text"), &text);
         MessageSpec {
             text,
             data: data.filter(|d| !d.is_empty()),
@@ -599,13 +602,13 @@ impl Loader<'_> {
         let at = at!["steps", i, step.kind()];
         match step {
             StepFile::Discover(d) => {
-                let caller = self.caller_ref([&at[..], &at!["caller"]].concat(), &d.caller, names);
+                let caller = self.caller_ref(child(&at, "caller"), &d.caller, names);
                 let limit = match d.limit {
                     None => None,
                     Some(l) if l >= 0 => Some(usize::try_from(l).unwrap_or(usize::MAX)),
                     Some(l) => {
                         self.problem(
-                            [&at[..], &at!["limit"]].concat(),
+                            child(&at, "limit"),
                             format!("limit must be 0 or more, not {l}"),
                         );
                         None
@@ -620,27 +623,27 @@ impl Loader<'_> {
             StepFile::Send(s) => Step::Send(self.send(&at, s, false, names, aliases)),
             StepFile::Stream(s) => Step::Send(self.send(&at, s, true, names, aliases)),
             StepFile::Reply(r) => Step::Reply {
-                caller: self.caller_ref([&at[..], &at!["caller"]].concat(), &r.caller, names),
+                caller: self.caller_ref(child(&at, "caller"), &r.caller, names),
                 task: self.task_ref(&at, r.task, r.task_id, names),
                 message: self.message(&at, r.text, r.data),
             },
             StepFile::SetPushConfig(p) => Step::SetPushConfig {
-                caller: self.caller_ref([&at[..], &at!["caller"]].concat(), &p.caller, names),
+                caller: self.caller_ref(child(&at, "caller"), &p.caller, names),
                 task: self.task_ref(&at, p.task, p.task_id, names),
                 agent: p
                     .agent
-                    .map(|a| self.agent_ref([&at[..], &at!["agent"]].concat(), &a, names)),
+                    .map(|a| self.agent_ref(child(&at, "agent"), &a, names)),
                 push: PushSpec {
                     url: p.url,
                     token: Secret::new(p.token.unwrap_or_default()),
                 },
             },
             StepFile::Cancel(t) => Step::Cancel {
-                caller: self.caller_ref([&at[..], &at!["caller"]].concat(), &t.caller, names),
+                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
                 task: self.task_ref(&at, t.task, t.task_id, names),
             },
             StepFile::Get(t) => Step::Get {
-                caller: self.caller_ref([&at[..], &at!["caller"]].concat(), &t.caller, names),
+                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
                 task: self.task_ref(&at, t.task, t.task_id, names),
             },
         }
@@ -654,25 +657,22 @@ impl Loader<'_> {
         names: &mut Names,
         aliases: &mut Vec<String>,
     ) -> Send {
-        let caller = self.caller_ref([at, &at!["caller"]].concat(), &s.caller, names);
+        let caller = self.caller_ref(child(at, "caller"), &s.caller, names);
         let to = self.target(at, s.to, names);
         let context = match (s.context, s.context_of) {
             (None, None) => ContextSpec::Fresh,
             (Some(c), None) => {
                 if c.is_empty() {
-                    self.problem(
-                        [at, &at!["context"]].concat(),
-                        "`context` must not be empty",
-                    );
+                    self.problem(child(at, "context"), "`context` must not be empty");
                 }
                 ContextSpec::Literal(c)
             }
             (None, Some(alias)) => {
-                ContextSpec::Of(self.alias_ref([at, &at!["context_of"]].concat(), &alias, names))
+                ContextSpec::Of(self.alias_ref(child(at, "context_of"), &alias, names))
             }
             (Some(_), Some(_)) => {
                 self.problem(
-                    [at, &at!["context_of"]].concat(),
+                    child(at, "context_of"),
                     "give `context` or `context_of`, not both",
                 );
                 ContextSpec::Fresh
@@ -685,7 +685,7 @@ impl Loader<'_> {
         });
         // The alias is defined after the step's own references are resolved: a step cannot name itself.
         let alias = s.alias.map(|name| {
-            let here = [at, &at!["as"]].concat();
+            let here = child(at, "as");
             if name.is_empty() {
                 self.problem(here, "an alias (`as`) must not be empty");
             } else if names.aliases.contains_key(&name) {

@@ -202,7 +202,8 @@ mod tests {
 
     #[test]
     fn locates_values_by_path() {
-        let rows: &[(&[Seg], Option<(usize, usize)>)] = &[
+        type Row<'a> = (&'a [Seg], Option<(usize, usize)>);
+        let rows: &[Row] = &[
             (&[Seg::Key("a".into())], Some((1, 4))),
             (&[Seg::Key("list".into()), Seg::Index(0)], Some((3, 5))),
             (

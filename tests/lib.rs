@@ -1,5 +1,6 @@
 //! One integration-test binary, a module per feature.
 
+mod adapter;
 mod common;
 mod engine;
 mod invariants;

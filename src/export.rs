@@ -1,0 +1,289 @@
+//! The world's tasks and stream events as protocol JSON: A2A Tasks (1.0 or 0.3), A2A stream
+//! events as JSON Lines, and ACP Runs.
+
+use std::io::Write;
+
+use serde_json::{Map, Value, json};
+
+use crate::adapter::{self, InternalTask, Outputs, RunTimes};
+use crate::protocol::A2aVersion;
+use crate::record::{CallId, EventKind};
+use crate::task::{Role, Task, TaskIx, task_id};
+use crate::timestamp::format_utc;
+use crate::world::World;
+
+/// How much of a task's append-only logs to show: a snapshot is a prefix.
+#[derive(Debug, Clone, Copy)]
+struct Prefix {
+    history: usize,
+    messages: usize,
+    artifacts: usize,
+}
+
+impl Prefix {
+    fn whole(t: &Task) -> Prefix {
+        Prefix {
+            history: t.history.len(),
+            messages: t.messages.len(),
+            artifacts: t.artifacts.len(),
+        }
+    }
+}
+
+fn timestamp(w: &World, tick: u64) -> String {
+    format_utc(w.scenario.clock.millis(tick))
+}
+
+fn message(w: &World, v: A2aVersion, ix: TaskIx, m: &crate::task::Message) -> Value {
+    let t = &w.tasks[ix];
+    let mut o = Map::new();
+    if v == A2aVersion::V0_3 {
+        o.insert("kind".into(), json!("message"));
+    }
+    o.insert("messageId".into(), json!(format!("msg-{}", m.id)));
+    o.insert("contextId".into(), json!(t.context.to_string()));
+    o.insert("taskId".into(), json!(task_id(ix)));
+    o.insert("role".into(), json!(v.role(m.role == Role::User)));
+    o.insert(
+        "parts".into(),
+        Value::Array(adapter::parts(v, Some(&m.text), m.data)),
+    );
+    Value::Object(o)
+}
+
+fn status(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
+    let t = &w.tasks[ix];
+    let h = &t.history[entry];
+    let mut o = Map::new();
+    o.insert("state".into(), json!(v.state(h.state)));
+    // The submitted entry's message is the caller's request, already in history: a status
+    // message is the agent's.
+    if let Some(m) = h.message.filter(|&m| t.messages[m].role == Role::Agent) {
+        o.insert("message".into(), message(w, v, ix, &t.messages[m]));
+    }
+    o.insert("timestamp".into(), json!(timestamp(w, h.tick)));
+    Value::Object(o)
+}
+
+fn artifact(v: A2aVersion, a: &crate::task::Artifact) -> Value {
+    let mut o = Map::new();
+    o.insert("artifactId".into(), json!(format!("artifact-{}", a.id)));
+    if let Some(name) = &a.spec.name {
+        o.insert("name".into(), json!(name));
+    }
+    o.insert(
+        "parts".into(),
+        Value::Array(adapter::parts(
+            v,
+            a.spec.text.as_deref(),
+            a.spec.data.as_ref(),
+        )),
+    );
+    Value::Object(o)
+}
+
+fn task_metadata(w: &World, ix: TaskIx) -> Value {
+    let t = &w.tasks[ix];
+    let names = &w.scenario.symbols;
+    let chain: Vec<String> = w
+        .chains
+        .to_vec(t.delegation_chain)
+        .iter()
+        .map(|&s| names.name(s).to_string())
+        .collect();
+    let mut extra = Map::new();
+    extra.insert("caller".into(), json!(names.name(t.owner.id)));
+    if let Some(p) = t.parent {
+        extra.insert("parentTaskId".into(), json!(task_id(p)));
+    }
+    adapter::metadata(Some(w.scenario.agents[t.agent].name()), &chain, extra)
+}
+
+fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
+    let t = &w.tasks[ix];
+    let mut o = Map::new();
+    if v == A2aVersion::V0_3 {
+        o.insert("kind".into(), json!("task"));
+    }
+    o.insert("id".into(), json!(task_id(ix)));
+    o.insert("contextId".into(), json!(t.context.to_string()));
+    o.insert("status".into(), status(w, v, ix, p.history - 1));
+    if p.artifacts > 0 {
+        let list = t.artifacts[..p.artifacts]
+            .iter()
+            .map(|a| artifact(v, a))
+            .collect();
+        o.insert("artifacts".into(), Value::Array(list));
+    }
+    let history = t.messages[..p.messages]
+        .iter()
+        .map(|m| message(w, v, ix, m))
+        .collect();
+    o.insert("history".into(), Value::Array(history));
+    o.insert("metadata".into(), task_metadata(w, ix));
+    Value::Object(o)
+}
+
+/// `run --format a2a`: every task, in creation order, as one JSON array.
+pub fn write_tasks(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
+    let tasks: Vec<Value> = (0..w.tasks.len())
+        .map(|ix| task_json(w, v, ix, Prefix::whole(&w.tasks[ix])))
+        .collect();
+    write_pretty(&Value::Array(tasks), out)
+}
+
+fn write_pretty(v: &Value, out: &mut dyn Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// `run --format a2a-stream`: every stream event of the run, one JSON object a line, in the order
+/// they happened (tick order). Each call's stream opens and ends with its Task.
+pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
+    // In 0.3 the call's last status update is marked `final`.
+    let mut last_status: Vec<Option<usize>> = vec![None; w.calls.len()];
+    for (i, e) in w.events.iter().enumerate() {
+        if matches!(e.kind, EventKind::Status(_)) {
+            last_status[e.call] = Some(i);
+        }
+    }
+    for (i, e) in w.events.iter().enumerate() {
+        let line = stream_event(
+            w,
+            v,
+            i,
+            e.call,
+            e.task,
+            e.kind,
+            last_status[e.call] == Some(i),
+        );
+        serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::other)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+fn stream_event(
+    w: &World,
+    v: A2aVersion,
+    _i: usize,
+    _call: CallId,
+    ix: TaskIx,
+    kind: EventKind,
+    last: bool,
+) -> Value {
+    let t = &w.tasks[ix];
+    let ids = |o: &mut Map<String, Value>| {
+        o.insert("taskId".into(), json!(task_id(ix)));
+        o.insert("contextId".into(), json!(t.context.to_string()));
+    };
+    match (v, kind) {
+        (
+            _,
+            EventKind::Task {
+                history,
+                messages,
+                artifacts,
+            },
+        ) => {
+            let task = task_json(
+                w,
+                v,
+                ix,
+                Prefix {
+                    history,
+                    messages,
+                    artifacts,
+                },
+            );
+            match v {
+                A2aVersion::V1_0 => json!({ "task": task }),
+                A2aVersion::V0_3 => task,
+            }
+        }
+        (_, EventKind::Message(m)) => {
+            let msg = message(w, v, ix, &t.messages[m]);
+            match v {
+                A2aVersion::V1_0 => json!({ "message": msg }),
+                A2aVersion::V0_3 => msg,
+            }
+        }
+        (A2aVersion::V1_0, EventKind::Status(h)) => {
+            let mut o = Map::new();
+            ids(&mut o);
+            o.insert("status".into(), status(w, v, ix, h));
+            json!({ "statusUpdate": o })
+        }
+        (A2aVersion::V0_3, EventKind::Status(h)) => {
+            let mut o = Map::new();
+            o.insert("kind".into(), json!("status-update"));
+            ids(&mut o);
+            o.insert("status".into(), status(w, v, ix, h));
+            o.insert("final".into(), json!(last));
+            Value::Object(o)
+        }
+        (_, EventKind::Artifact(a)) => {
+            let mut o = Map::new();
+            if v == A2aVersion::V0_3 {
+                o.insert("kind".into(), json!("artifact-update"));
+            }
+            ids(&mut o);
+            o.insert("artifact".into(), artifact(v, &t.artifacts[a]));
+            match v {
+                A2aVersion::V1_0 => json!({ "artifactUpdate": o }),
+                A2aVersion::V0_3 => Value::Object(o),
+            }
+        }
+    }
+}
+
+/// The internal record of a world task.
+pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
+    let t = &w.tasks[ix];
+    let names = &w.scenario.symbols;
+    let mut outputs = Outputs::default();
+    for a in &t.artifacts {
+        if let Some(text) = &a.spec.text {
+            outputs.text(text);
+        }
+        if let Some(data) = &a.spec.data {
+            outputs.data(data);
+        }
+    }
+    let (output_text, structured) = outputs.finish();
+    InternalTask {
+        task_id: task_id(ix),
+        context_id: t.context.to_string(),
+        agent: Some(w.scenario.agents[t.agent].name().to_string()),
+        state: adapter::a2a_to_internal_state(t.state),
+        output_text,
+        structured,
+        delegation_chain: w
+            .chains
+            .to_vec(t.delegation_chain)
+            .iter()
+            .map(|&s| names.name(s).to_string())
+            .collect(),
+    }
+}
+
+/// `run --format acp`: every task as an ACP Run. Fails, naming the rule, on a task ACP cannot carry.
+pub fn write_runs(w: &World, out: &mut dyn Write) -> Result<(), String> {
+    let mut runs = Vec::with_capacity(w.tasks.len());
+    for (ix, t) in w.tasks.iter().enumerate() {
+        let created_at = t.history.first().map(|h| timestamp(w, h.tick));
+        let finished_at = t
+            .state
+            .is_terminal()
+            .then(|| t.history.last().map(|h| timestamp(w, h.tick)))
+            .flatten();
+        let times = RunTimes {
+            created_at,
+            finished_at,
+        };
+        let run = adapter::internal_to_acp(&internal(w, ix), &times)
+            .map_err(|e| format!("{}: {e}", task_id(ix)))?;
+        runs.push(run);
+    }
+    write_pretty(&Value::Array(runs), out).map_err(|e| e.to_string())
+}
