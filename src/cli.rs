@@ -7,8 +7,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::adapter;
 use crate::card;
-use crate::error::EXIT_LOAD;
+use crate::corpus;
+use crate::error::{EXIT_FAILED, EXIT_LOAD, LoadError};
 use crate::export;
+use crate::golden::{self, Blessed, Outcome};
+use crate::junit;
+use crate::partition::Partition;
 use crate::protocol::A2aVersion;
 use crate::report_table::Layout;
 use crate::{loader, report_json, report_table, world};
@@ -35,7 +39,38 @@ enum Command {
         /// A2A version of `a2a` and `a2a-stream` output.
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,
+        /// Worker threads for several files (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
+    /// Load and validate scenario files without running them.
+    Check {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// How problems are printed on stderr.
+        #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
+        error_format: ErrorFormat,
+    },
+    /// Compare each scenario's JSON report with its golden file (X.golden.json beside X.yaml).
+    Test {
+        /// Files or directories (searched recursively for *.yaml and *.yml).
+        #[arg(default_value = "scenarios")]
+        paths: Vec<PathBuf>,
+        /// Write or rewrite the golden files of the scenarios run.
+        #[arg(long)]
+        bless: bool,
+        /// Run only one partition: hash:M/N or slice:M/N (1-based).
+        #[arg(long, value_parser = Partition::parse)]
+        partition: Option<Partition>,
+        /// Also write a JUnit XML report here.
+        #[arg(long)]
+        junit: Option<PathBuf>,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Print the JSON Schema of scenario files (for editors).
+    Schema,
     /// Print an agent's A2A AgentCard.
     Card {
         file: PathBuf,
@@ -60,6 +95,14 @@ enum Command {
         /// The input file; `-` or nothing for stdin.
         file: Option<PathBuf>,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ErrorFormat {
+    /// `FILE:LINE:COL: message`
+    Human,
+    /// One JSON object a line: {"file", "line", "column", "message"}
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -120,7 +163,37 @@ pub fn main() -> i32 {
             files,
             format,
             a2a_version,
-        } => run(&files, format, a2a_version.a2a()),
+            jobs,
+        } => run(
+            &files,
+            format,
+            a2a_version.a2a(),
+            jobs.unwrap_or_else(corpus::default_jobs),
+        ),
+        Command::Check {
+            paths,
+            error_format,
+        } => check(&paths, error_format),
+        Command::Test {
+            paths,
+            bless,
+            partition,
+            junit,
+            jobs,
+        } => test(
+            &paths,
+            bless,
+            partition,
+            junit.as_deref(),
+            jobs.unwrap_or_else(corpus::default_jobs),
+        ),
+        Command::Schema => finish(
+            write_json(
+                &crate::schema::scenario_schema(),
+                &mut std::io::stdout().lock(),
+            ),
+            0,
+        ),
         Command::Card {
             file,
             agent,
@@ -148,7 +221,45 @@ fn finish(result: std::io::Result<()>, status: i32) -> i32 {
     }
 }
 
-fn run(files: &[PathBuf], format: Format, version: A2aVersion) -> i32 {
+/// One file's rendered output, or why it has none.
+enum Rendered {
+    Output(Vec<u8>),
+    LoadError(LoadError),
+    ExportError(String),
+}
+
+fn render(
+    file: &std::path::Path,
+    format: Format,
+    version: A2aVersion,
+    layout: Layout,
+    out: &mut dyn Write,
+) -> Result<std::io::Result<()>, Rendered> {
+    let scenario = loader::load_path(file).map_err(Rendered::LoadError)?;
+    let world = world::run(&scenario);
+    Ok(match format {
+        Format::Json => report_json::write(&world, out),
+        Format::Table => out.write_all(report_table::render(&world, layout).as_bytes()),
+        Format::A2a => export::write_tasks(&world, version, out),
+        Format::A2aStream => export::write_stream(&world, version, out),
+        Format::Acp => {
+            let mut buf = Vec::new();
+            export::write_runs(&world, &mut buf).map_err(|e| {
+                Rendered::ExportError(format!("{}: cannot export as ACP: {e}", file.display()))
+            })?;
+            out.write_all(&buf)
+        }
+    })
+}
+
+fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i32 {
+    let files = match corpus::expand(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("a2a-sim: {e}");
+            return EXIT_LOAD;
+        }
+    };
     let stdout = std::io::stdout();
     let layout = if stdout.is_terminal() {
         Layout::Terminal
@@ -157,38 +268,235 @@ fn run(files: &[PathBuf], format: Format, version: A2aVersion) -> i32 {
     };
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut status = 0;
-    for file in files {
-        let scenario = match loader::load_path(file) {
-            Ok(s) => s,
-            Err(e) => {
-                let _ = out.flush();
-                eprintln!("{e}");
-                status = EXIT_LOAD;
-                continue;
+    let mut io_error = None;
+    let mut report = |r: Result<std::io::Result<()>, Rendered>, out: &mut dyn Write| match r {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => io_error = io_error.take().or(Some(e)),
+        Err(Rendered::Output(bytes)) => {
+            if let Err(e) = out.write_all(&bytes) {
+                io_error = io_error.take().or(Some(e));
+            }
+        }
+        Err(Rendered::LoadError(e)) => {
+            let _ = out.flush();
+            eprintln!("{e}");
+            status = EXIT_LOAD;
+        }
+        Err(Rendered::ExportError(e)) => {
+            let _ = out.flush();
+            eprintln!("{e}");
+            status = EXIT_LOAD;
+        }
+    };
+    if jobs <= 1 || files.len() <= 1 {
+        // Straight to stdout as it is rendered.
+        for file in &files {
+            let r = render(file, format, version, layout, &mut out);
+            report(r, &mut out);
+        }
+    } else {
+        let work = |file: &PathBuf| {
+            let mut buf = Vec::new();
+            match render(file, format, version, layout, &mut buf) {
+                Ok(_) => Err(Rendered::Output(buf)),
+                Err(e) => Err(e),
             }
         };
-        let world = world::run(&scenario);
-        let written = match format {
-            Format::Json => report_json::write(&world, &mut out),
-            Format::Table => out.write_all(report_table::render(&world, layout).as_bytes()),
-            Format::A2a => export::write_tasks(&world, version, &mut out),
-            Format::A2aStream => export::write_stream(&world, version, &mut out),
-            Format::Acp => match export::write_runs(&world, &mut out) {
-                Ok(()) => Ok(()),
-                Err(e) => {
-                    let _ = out.flush();
-                    eprintln!("{}: cannot export as ACP: {e}", file.display());
-                    status = EXIT_LOAD;
-                    continue;
-                }
-            },
-        };
-        let code = finish(written.and_then(|()| out.flush()), status);
-        if code != status {
-            return code;
+        corpus::for_each_ordered(&files, jobs, work, |_, r| report(r, &mut out));
+    }
+    let flushed = out.flush();
+    match io_error.map_or(flushed, Err) {
+        Ok(()) => status,
+        Err(e) => finish(Err(e), status),
+    }
+}
+
+fn check(paths: &[PathBuf], format: ErrorFormat) -> i32 {
+    let files = match corpus::expand(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("a2a-sim: {e}");
+            return EXIT_LOAD;
+        }
+    };
+    let mut status = 0;
+    let results: Vec<Option<LoadError>> = {
+        let mut v = Vec::with_capacity(files.len());
+        corpus::for_each_ordered(
+            &files,
+            corpus::default_jobs(),
+            |f| loader::load_path(f).err(),
+            |_, r| v.push(r),
+        );
+        v
+    };
+    let mut err = std::io::stderr().lock();
+    for e in results.into_iter().flatten() {
+        status = EXIT_LOAD;
+        for d in &e.diagnostics {
+            let line = match format {
+                ErrorFormat::Human => d.to_string(),
+                ErrorFormat::Json => serde_json::json!({
+                    "severity": "error",
+                    "file": d.file,
+                    "line": d.line,
+                    "column": d.column,
+                    "message": d.message,
+                })
+                .to_string(),
+            };
+            let _ = writeln!(err, "{line}");
         }
     }
     status
+}
+
+fn test(
+    paths: &[PathBuf],
+    bless: bool,
+    partition: Option<Partition>,
+    junit_path: Option<&std::path::Path>,
+    jobs: usize,
+) -> i32 {
+    let files = match corpus::expand(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("a2a-sim: {e}");
+            return EXIT_LOAD;
+        }
+    };
+    let cwd = std::env::current_dir().unwrap_or_default();
+    type Numbered<'a> = Vec<(usize, &'a PathBuf)>;
+    let (selected, skipped): (Numbered, Numbered) = files
+        .iter()
+        .enumerate()
+        .partition(|(i, f)| partition.is_none_or(|p| p.contains(*i, f, &cwd)));
+    let stdout = std::io::stdout();
+    let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let (mut passed, mut failed, mut load_failed) = (0, 0, false);
+    let mut cases = Vec::new();
+    let mut to_bless = Vec::new();
+    let paths_only: Vec<&PathBuf> = selected.iter().map(|(_, p)| *p).collect();
+    corpus::for_each_ordered(
+        &paths_only,
+        jobs,
+        |p| golden::test_one(p, bless),
+        |_, o: Outcome| {
+            let name = o.path.display().to_string();
+            let verdict = if o.passed() { "ok" } else { "FAILED" };
+            let mut details = String::new();
+            if let Some(e) = &o.load_error {
+                details.push_str(&format!("{e}\n"));
+            }
+            if o.missing_golden {
+                details.push_str(&format!(
+                    "  no golden file {}\n",
+                    golden::golden_path(&o.path).display()
+                ));
+            }
+            if let Some(d) = &o.diff {
+                details.push_str(d);
+            }
+            for u in &o.unmet {
+                details.push_str(&format!("  {u}\n"));
+            }
+            if let Some(e) = &o.write_error {
+                details.push_str(&format!("  {e}\n"));
+            }
+            let blessed = match o.blessed {
+                Some(Blessed::New) => " (blessed: new golden)",
+                Some(Blessed::Updated) => " (blessed: golden updated)",
+                None => "",
+            };
+            let _ = writeln!(out, "{verdict:<6} {name}{blessed}");
+            if !details.is_empty() {
+                let _ = out.write_all(colourise(&details, colour).as_bytes());
+            }
+            if o.passed() {
+                passed += 1;
+                cases.push(junit::Case {
+                    name,
+                    result: junit::CaseResult::Passed,
+                });
+            } else {
+                failed += 1;
+                if o.load_error.is_some() {
+                    load_failed = true;
+                    cases.push(junit::Case {
+                        name,
+                        result: junit::CaseResult::Error(details),
+                    });
+                } else {
+                    if o.missing_golden || o.diff.is_some() {
+                        to_bless.push(o.path.display().to_string());
+                    }
+                    cases.push(junit::Case {
+                        name,
+                        result: junit::CaseResult::Failed(details),
+                    });
+                }
+            }
+        },
+    );
+    for (_, p) in &skipped {
+        cases.push(junit::Case {
+            name: p.display().to_string(),
+            result: junit::CaseResult::Skipped,
+        });
+    }
+    if !to_bless.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nto accept the actual output as the new golden: a2a-sim test --bless {}",
+            to_bless.join(" ")
+        );
+    }
+    let skipped_note = if partition.is_some() {
+        format!(", {} skipped", skipped.len())
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "{passed} passed, {failed} failed{skipped_note}");
+    let _ = out.flush();
+    if let Some(path) = junit_path
+        && let Err(e) = std::fs::write(path, junit::render(&cases))
+    {
+        eprintln!(
+            "a2a-sim: {}: cannot write the JUnit report: {e}",
+            path.display()
+        );
+        return EXIT_LOAD;
+    }
+    if load_failed {
+        EXIT_LOAD
+    } else if failed > 0 {
+        EXIT_FAILED
+    } else {
+        0
+    }
+}
+
+/// Colours a unified diff's added and removed lines, on a terminal only.
+fn colourise(text: &str, colour: bool) -> String {
+    if !colour {
+        return text.to_string();
+    }
+    text.lines()
+        .map(|l| {
+            if l.starts_with("+++") || l.starts_with("---") {
+                format!("\x1b[1m{l}\x1b[0m\n")
+            } else if l.starts_with('+') {
+                format!("\x1b[32m{l}\x1b[0m\n")
+            } else if l.starts_with('-') {
+                format!("\x1b[31m{l}\x1b[0m\n")
+            } else if l.starts_with("@@") {
+                format!("\x1b[36m{l}\x1b[0m\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
 }
 
 fn card_cmd(file: &std::path::Path, agent: Option<&str>, version: A2aVersion, list: bool) -> i32 {
@@ -229,8 +537,9 @@ fn card_cmd(file: &std::path::Path, agent: Option<&str>, version: A2aVersion, li
 }
 
 fn write_json(doc: &serde_json::Value, out: &mut dyn Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, doc).map_err(std::io::Error::other)?;
-    out.write_all(b"\n")
+    let mut text = serde_json::to_string_pretty(doc).map_err(std::io::Error::other)?;
+    text.push('\n');
+    out.write_all(text.as_bytes())
 }
 
 fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i32 {

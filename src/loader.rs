@@ -15,12 +15,17 @@ use crate::yaml::{self, Seg};
 
 /// Reads and loads one scenario file. `display` is how diagnostics name it.
 pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
+    let text = read(path)?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    load_str(&path.display().to_string(), &text, base, default_name(path))
+}
+
+/// A scenario file's text, or a located error for a file that cannot be read or is not UTF-8.
+pub fn read(path: &Path) -> Result<String, LoadError> {
     let display = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| LoadError::single(&display, 1, 1, format!("cannot read the file: {e}")))?;
-    let text = decode_utf8(&display, &bytes)?;
-    let base = path.parent().unwrap_or(Path::new("."));
-    load_str(&display, text, base, default_name(path))
+    decode_utf8(&display, &bytes).map(str::to_string)
 }
 
 /// The scenario's default name: its file name without extension.
@@ -164,10 +169,19 @@ impl Loader<'_> {
         }
 
         let mut aliases = Vec::new();
+        let mut alias_steps = Vec::new();
         let mut steps = Vec::with_capacity(file.steps.len());
         for (i, s) in file.steps.into_iter().enumerate() {
             steps.push(self.step(i, s, &mut names, &mut aliases));
+            alias_steps.resize(aliases.len(), i + 1);
         }
+        let expectations = file
+            .expect
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, e)| self.expectation(i, e, &names, &alias_steps, &steps))
+            .collect();
 
         Scenario {
             name: file.name.unwrap_or(default_name),
@@ -178,6 +192,8 @@ impl Loader<'_> {
             callers,
             steps,
             aliases,
+            alias_steps,
+            expectations,
             symbols: std::mem::take(&mut self.symbols),
         }
     }
@@ -707,6 +723,140 @@ impl Loader<'_> {
             alias,
             push,
             context,
+        }
+    }
+}
+
+impl Loader<'_> {
+    fn expectation(
+        &mut self,
+        i: usize,
+        e: ExpectFile,
+        names: &Names,
+        alias_steps: &[usize],
+        steps: &[Step],
+    ) -> Option<Expectation> {
+        let at = at!["expect", i];
+        let kinds = [
+            e.task.is_some(),
+            e.denied.is_some(),
+            e.pushes.is_some(),
+            e.errors.is_some(),
+        ];
+        if kinds.iter().filter(|&&k| k).count() != 1 {
+            self.problem(
+                at,
+                "an expectation has exactly one of `task`, `denied`, `pushes`, `errors`",
+            );
+            return None;
+        }
+        if e.task.is_none() && (e.state.is_some() || e.delegation_chain.is_some()) {
+            self.problem(at, "`state` and `delegation_chain` go with `task`");
+            return None;
+        }
+        if e.denied.is_none() && e.codes.is_some() {
+            self.problem(child(&at, "codes"), "`codes` goes with `denied`");
+            return None;
+        }
+        if let Some(alias) = e.task {
+            let alias = self.alias_ref(child(&at, "task"), &alias, names);
+            let state = match e.state {
+                None => None,
+                Some(s) => match TaskState::from_a2a(&s.replace('_', "-")) {
+                    Some(st) => Some(st),
+                    None => {
+                        let all = TaskState::ALL.map(|t| t.as_str());
+                        let msg = with_hint(format!("unknown task state `{s}`"), &s, all);
+                        self.problem(child(&at, "state"), msg);
+                        None
+                    }
+                },
+            };
+            return Some(Expectation::Task {
+                alias,
+                state,
+                delegation_chain: e.delegation_chain,
+            });
+        }
+        if let Some(step) = e.denied {
+            let here = child(&at, "denied");
+            let step = match step {
+                StepRefFile::Alias(a) => alias_steps
+                    .get(self.alias_ref(here.clone(), &a, names))
+                    .copied()
+                    .unwrap_or(0),
+                StepRefFile::Step(n) => usize::try_from(n).unwrap_or(0),
+            };
+            if !matches!(steps.get(step.wrapping_sub(1)), Some(Step::Send(_))) {
+                self.problem(here, format!("`denied` names step {step}, which is not a send or stream step of this file"));
+                return None;
+            }
+            let mut codes = Vec::new();
+            for (j, c) in e.codes.unwrap_or_default().iter().enumerate() {
+                match crate::admission::DenialCode::ALL
+                    .into_iter()
+                    .find(|d| d.as_str() == c)
+                {
+                    Some(code) => codes.push(code),
+                    None => {
+                        let msg = with_hint(
+                            format!("unknown denial code `{c}`"),
+                            c,
+                            crate::admission::DenialCode::ALL.map(|d| d.as_str()),
+                        );
+                        self.problem([child(&at, "codes"), vec![Seg::Index(j)]].concat(), msg);
+                    }
+                }
+            }
+            return Some(Expectation::Denied { step, codes });
+        }
+        if let Some(p) = e.pushes {
+            let all = TaskState::ALL.map(|t| t.as_str());
+            let list = self.count_or_list(child(&at, "pushes"), p, &all, TaskState::from_a2a)?;
+            return Some(Expectation::Pushes(list));
+        }
+        let e = e.errors?;
+        let all = crate::record::ErrorCode::ALL.map(|c| c.as_str());
+        let list = self.count_or_list(child(&at, "errors"), e, &all, |s| {
+            crate::record::ErrorCode::ALL
+                .into_iter()
+                .find(|c| c.as_str() == s)
+        })?;
+        Some(Expectation::Errors(list))
+    }
+
+    fn count_or_list<T>(
+        &mut self,
+        at: Vec<Seg>,
+        value: CountOrList,
+        all: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<Expected<T>> {
+        match value {
+            CountOrList::Count(n) if n >= 0 => {
+                Some(Expected::Count(usize::try_from(n).unwrap_or(usize::MAX)))
+            }
+            CountOrList::Count(n) => {
+                self.problem(at, format!("a count must be 0 or more, not {n}"));
+                None
+            }
+            CountOrList::List(items) => {
+                let mut out = Vec::new();
+                for (j, item) in items.iter().enumerate() {
+                    match parse(item) {
+                        Some(v) => out.push(v),
+                        None => {
+                            let msg = with_hint(
+                                format!("unknown value `{item}`"),
+                                item,
+                                all.iter().copied(),
+                            );
+                            self.problem([at.clone(), vec![Seg::Index(j)]].concat(), msg);
+                        }
+                    }
+                }
+                Some(Expected::List(out))
+            }
         }
     }
 }

@@ -28,7 +28,33 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     /// Alias names, indexed by [`AliasIx`], in the order the steps define them.
     pub aliases: Vec<String>,
+    /// The 1-based step that defines each alias.
+    pub alias_steps: Vec<usize>,
+    pub expectations: Vec<Expectation>,
     pub symbols: Symbols,
+}
+
+/// An `expect:` entry, resolved.
+#[derive(Debug)]
+pub enum Expectation {
+    Task {
+        alias: AliasIx,
+        state: Option<TaskState>,
+        delegation_chain: Option<Vec<String>>,
+    },
+    Denied {
+        step: usize,
+        codes: Vec<crate::admission::DenialCode>,
+    },
+    Pushes(Expected<TaskState>),
+    Errors(Expected<crate::record::ErrorCode>),
+}
+
+/// A count, or the exact list in order.
+#[derive(Debug)]
+pub enum Expected<T> {
+    Count(usize),
+    List(Vec<T>),
 }
 
 #[derive(Debug)]

@@ -3,12 +3,14 @@
 
 use std::fmt;
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::{self, MapAccess, Visitor};
+use std::borrow::Cow;
 
 pub type DataMap = serde_json::Map<String, serde_json::Value>;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     pub name: Option<String>,
@@ -19,23 +21,59 @@ pub struct ScenarioFile {
     pub agents: Vec<AgentFile>,
     pub callers: Vec<CallerFile>,
     pub steps: Vec<StepFile>,
+    /// Assertions `a2a-sim test` checks besides the golden file.
+    pub expect: Option<Vec<ExpectFile>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// One assertion about the run's outcome: exactly one of `task`, `denied`, `pushes`, `errors`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectFile {
+    /// A task, by the alias (`as`) of the send that created it.
+    pub task: Option<String>,
+    /// With `task`: its final state.
+    pub state: Option<String>,
+    /// With `task`: its delegation chain.
+    pub delegation_chain: Option<Vec<String>>,
+    /// A send's denial, by the send's alias or its step number (1-based).
+    pub denied: Option<StepRefFile>,
+    /// With `denied`: the denial codes, in order (`[]`: admitted).
+    pub codes: Option<Vec<String>>,
+    /// The number of pushes, or their states in order.
+    pub pushes: Option<CountOrList>,
+    /// The number of errors, or their codes in order.
+    pub errors: Option<CountOrList>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum StepRefFile {
+    Step(i64),
+    Alias(String),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CountOrList {
+    Count(i64),
+    List(Vec<String>),
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PolicyFile {
     pub max_depth: Option<i64>,
     pub push_allowed_hosts: Option<Vec<String>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClockFile {
     pub epoch: Option<String>,
     pub tick_ms: Option<i64>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentFile {
     pub name: Option<String>,
@@ -55,14 +93,14 @@ pub struct AgentFile {
     pub handler: Vec<HandlerStepFile>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CapabilitiesFile {
     pub streaming: Option<bool>,
     pub push_notifications: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SkillFile {
     pub id: String,
@@ -71,7 +109,7 @@ pub struct SkillFile {
     pub tags: Vec<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CallerFile {
     pub id: String,
@@ -162,7 +200,7 @@ impl StepFile {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiscoverStepFile {
     pub caller: String,
@@ -170,7 +208,7 @@ pub struct DiscoverStepFile {
     pub limit: Option<i64>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SendStepFile {
     pub caller: String,
@@ -184,14 +222,14 @@ pub struct SendStepFile {
     pub context_of: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PushFile {
     pub url: String,
     pub token: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplyStepFile {
     pub caller: String,
@@ -201,7 +239,7 @@ pub struct ReplyStepFile {
     pub data: Option<DataMap>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskStepFile {
     pub caller: String,
@@ -209,7 +247,7 @@ pub struct TaskStepFile {
     pub task_id: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PushStepFile {
     pub caller: String,
@@ -291,7 +329,7 @@ pub enum HandlerStepFile {
     Delegate(DelegateFile),
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactFile {
     pub name: Option<String>,
@@ -299,7 +337,7 @@ pub struct ArtifactFile {
     pub data: Option<DataMap>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DelegateFile {
     pub to: TargetFile,
@@ -308,7 +346,7 @@ pub struct DelegateFile {
     pub on_error: OnError,
 }
 
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OnError {
     #[default]
@@ -361,5 +399,66 @@ impl<'de> Deserialize<'de> for HandlerStepFile {
             }
         }
         de.deserialize_any(V)
+    }
+}
+
+// Schemas of the types that deserialise by hand, so `a2a-sim schema` describes the same shapes the
+// loader accepts.
+
+impl JsonSchema for TargetFile {
+    fn schema_name() -> Cow<'static, str> {
+        "Target".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An agent by name, or the top-ranked card of a discovery.",
+            "oneOf": [
+                {"type": "string"},
+                {"type": "object", "properties": {"discover": {"type": "array", "items": {"type": "string"}}},
+                 "required": ["discover"], "additionalProperties": false}
+            ]
+        })
+    }
+}
+
+impl JsonSchema for StepFile {
+    fn schema_name() -> Cow<'static, str> {
+        "Step".into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        let one = |key: &str, s: Schema| json_schema!({"type": "object", "properties": {key: s}, "required": [key], "additionalProperties": false});
+        json_schema!({
+            "description": "A driver step: a mapping with one key, the step's kind.",
+            "oneOf": [
+                one("discover", g.subschema_for::<DiscoverStepFile>()),
+                one("send", g.subschema_for::<SendStepFile>()),
+                one("stream", g.subschema_for::<SendStepFile>()),
+                one("reply", g.subschema_for::<ReplyStepFile>()),
+                one("set_push_config", g.subschema_for::<PushStepFile>()),
+                one("cancel", g.subschema_for::<TaskStepFile>()),
+                one("get", g.subschema_for::<TaskStepFile>()),
+            ]
+        })
+    }
+}
+
+impl JsonSchema for HandlerStepFile {
+    fn schema_name() -> Cow<'static, str> {
+        "HandlerStep".into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        let one = |key: &str, s: Schema| json_schema!({"type": "object", "properties": {key: s}, "required": [key], "additionalProperties": false});
+        let text_or_null = json_schema!({"type": ["string", "null"]});
+        let mut choices = vec![json_schema!({"enum": STATE_STEPS})];
+        for state in STATE_STEPS {
+            choices.push(one(state, text_or_null.clone()));
+        }
+        choices.push(one("message", json_schema!({"type": "string"})));
+        choices.push(one("artifact", g.subschema_for::<ArtifactFile>()));
+        choices.push(one("delegate", g.subschema_for::<DelegateFile>()));
+        json_schema!({
+            "description": "A handler step: a status (bare or with a message), `message`, `artifact` or `delegate`.",
+            "oneOf": choices
+        })
     }
 }

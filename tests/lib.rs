@@ -1,6 +1,8 @@
 //! One integration-test binary, a module per feature.
 
 mod adapter;
+mod cli;
 mod common;
 mod engine;
+mod goldens;
 mod invariants;

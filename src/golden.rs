@@ -1,0 +1,142 @@
+//! `a2a-sim test`: each scenario's JSON report against its golden file, plus its `expect:` entries.
+
+use std::path::{Path, PathBuf};
+
+use similar::TextDiff;
+
+use crate::error::LoadError;
+use crate::{expect, loader, report_json, world, yaml};
+
+/// The golden file of `X.yaml` (or `X.yml`): `X.golden.json` beside it.
+pub fn golden_path(scenario: &Path) -> PathBuf {
+    let stem = scenario
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    scenario.with_file_name(format!("{stem}.golden.json"))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Blessed {
+    New,
+    Updated,
+}
+
+/// What happened to one scenario.
+#[derive(Debug)]
+pub struct Outcome {
+    pub path: PathBuf,
+    pub load_error: Option<LoadError>,
+    /// The golden file is missing (and was not blessed).
+    pub missing_golden: bool,
+    /// Unified diff, expected (golden) vs actual, when they differ.
+    pub diff: Option<String>,
+    /// Failed expectations, each `FILE:LINE:COL: message`.
+    pub unmet: Vec<String>,
+    pub blessed: Option<Blessed>,
+    /// Writing the golden failed.
+    pub write_error: Option<String>,
+}
+
+impl Outcome {
+    pub fn passed(&self) -> bool {
+        self.load_error.is_none()
+            && !self.missing_golden
+            && self.diff.is_none()
+            && self.unmet.is_empty()
+            && self.write_error.is_none()
+    }
+}
+
+/// The report `run --format json` prints for a loaded scenario, as text.
+pub fn render_report(scenario: &crate::scenario::Scenario) -> String {
+    let w = world::run(scenario);
+    let mut out = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = report_json::write(&w, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Runs one scenario and compares it; with `bless`, writes the golden instead of failing on it.
+pub fn test_one(path: &Path, bless: bool) -> Outcome {
+    let mut o = Outcome {
+        path: path.to_path_buf(),
+        load_error: None,
+        missing_golden: false,
+        diff: None,
+        unmet: Vec::new(),
+        blessed: None,
+        write_error: None,
+    };
+    let (text, scenario) = match loader::read(path).and_then(|text| {
+        let s = loader::load_str(
+            &path.display().to_string(),
+            &text,
+            path.parent().unwrap_or(Path::new(".")),
+            loader::default_name(path),
+        )?;
+        Ok((text, s))
+    }) {
+        Ok(pair) => pair,
+        Err(e) => {
+            o.load_error = Some(e);
+            return o;
+        }
+    };
+    let w = world::run(&scenario);
+    let mut actual = Vec::new();
+    let _ = report_json::write(&w, &mut actual);
+    let actual = String::from_utf8_lossy(&actual).into_owned();
+    for unmet in expect::check(&w) {
+        let (line, col) = yaml::locate(
+            &text,
+            &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
+        )
+        .unwrap_or((1, 1));
+        o.unmet.push(format!(
+            "{}:{line}:{col}: expectation failed: {}",
+            path.display(),
+            unmet.message
+        ));
+    }
+    let golden = golden_path(path);
+    let expected = std::fs::read(&golden)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).replace("\r\n", "\n"));
+    if expected.as_deref() == Some(actual.as_str()) {
+        return o;
+    }
+    if bless {
+        match std::fs::write(&golden, &actual) {
+            Ok(()) => {
+                o.blessed = Some(if expected.is_some() {
+                    Blessed::Updated
+                } else {
+                    Blessed::New
+                })
+            }
+            Err(e) => {
+                o.write_error = Some(format!(
+                    "{}: cannot write the golden: {e}",
+                    golden.display()
+                ))
+            }
+        }
+        return o;
+    }
+    match expected {
+        None => o.missing_golden = true,
+        Some(expected) => {
+            let diff = TextDiff::from_lines(&expected, &actual)
+                .unified_diff()
+                .context_radius(3)
+                .header(
+                    &format!("{} (golden)", golden.display()),
+                    &format!("{} (actual)", path.display()),
+                )
+                .to_string();
+            o.diff = Some(diff);
+        }
+    }
+    o
+}

@@ -1,0 +1,439 @@
+//! The real binary, run as a user would.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub struct Run {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `a2a-sim ARGS` in `dir` (the repository root by default).
+pub fn a2a_sim(args: &[&str]) -> Run {
+    a2a_sim_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, None)
+}
+
+pub fn a2a_sim_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_a2a-sim"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the binary runs");
+    if let Some(input) = stdin {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A scratch directory under target/, emptied first.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const TRACED: &str = "scenarios/traced-delegation.yaml";
+
+#[test]
+fn the_traced_delegation_shows_chain_history_and_both_parts() {
+    let r = a2a_sim(&["run", TRACED]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    for want in [
+        "orchestrator -> payments-agent",
+        "submitted",
+        "working",
+        "completed",
+        "Acme Trading FZE: 1 possible match (score 0.83) against SDN list",
+        r#"{"matches":1,"top_score":0.83,"list":"SDN","recommendation":"manual_review"}"#,
+    ] {
+        assert!(r.stdout.contains(want), "missing {want:?} in\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn json_output_is_byte_identical_across_runs_and_in_file_order() {
+    let a = a2a_sim(&[
+        "run",
+        "--format",
+        "json",
+        TRACED,
+        "scenarios/discovery.yaml",
+    ]);
+    let b = a2a_sim(&[
+        "run",
+        "--format",
+        "json",
+        TRACED,
+        "scenarios/discovery.yaml",
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(a.status, 0, "{}", a.stderr);
+    assert_eq!(a.stdout, b.stdout);
+    let first = a.stdout.find("traced delegation").unwrap();
+    let second = a
+        .stdout
+        .find("\"scenario\": \"discovery")
+        .unwrap_or(usize::MAX);
+    assert!(first < second);
+    let docs: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&a.stdout)
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[0]["format_version"], 1);
+}
+
+#[test]
+fn table_output_does_not_depend_on_the_terminal_width() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_a2a-sim"));
+    let narrow = cmd
+        .args(["run", TRACED])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("COLUMNS", "20")
+        .output()
+        .unwrap();
+    let wide = a2a_sim(&["run", TRACED]);
+    assert_eq!(String::from_utf8_lossy(&narrow.stdout), wide.stdout);
+    assert!(
+        !wide.stdout.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+}
+
+#[test]
+fn a_file_that_does_not_load_exits_2_and_the_others_still_run() {
+    let dir = scratch("bad-run");
+    std::fs::write(
+        dir.join("bad.yaml"),
+        "agents: []\ncallers: []\nsteps:\n  - sned: {}\n",
+    )
+    .unwrap();
+    let traced = Path::new(env!("CARGO_MANIFEST_DIR")).join(TRACED);
+    let r = a2a_sim_in(
+        &dir,
+        &[
+            "run",
+            "--format",
+            "json",
+            "bad.yaml",
+            traced.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.starts_with("bad.yaml:4:5: "), "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean `send`?"), "{}", r.stderr);
+    assert!(r.stdout.contains("traced delegation"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(a2a_sim(&["run"]).status, 2);
+    assert_eq!(a2a_sim(&["run", TRACED, "--format", "yaml"]).status, 2);
+    assert_eq!(a2a_sim(&["frobnicate"]).status, 2);
+    assert_eq!(a2a_sim(&["run", "no/such/file.yaml"]).status, 2);
+    assert_eq!(a2a_sim(&["--help"]).status, 0);
+}
+
+#[test]
+fn no_push_token_is_printed_in_any_format() {
+    for format in ["json", "table", "a2a", "a2a-stream", "acp"] {
+        let r = a2a_sim(&[
+            "run",
+            "--format",
+            format,
+            "scenarios/push-notifications.yaml",
+        ]);
+        assert_eq!(r.status, 0, "{format}: {}", r.stderr);
+        assert!(
+            !r.stdout.contains("s3cr3t") && !r.stderr.contains("s3cr3t"),
+            "{format} leaked a token"
+        );
+    }
+}
+
+#[test]
+fn check_reports_every_problem_at_its_line() {
+    let dir = scratch("check");
+    let text = "agents:\n  - {name: a, tenant: t, clearance: public, skills: [{id: s, tags: [x]}]}\n  - {name: a, tenant: t, clearance: secret, skills: [{id: s, tags: [x]}]}\ncallers:\n  - {id: c, tenant: t, classification: public}\nsteps:\n  - send: {caller: c, to: b, text: hi}\n  - get: {caller: d, task: nope}\n";
+    std::fs::write(dir.join("s.yaml"), text).unwrap();
+    let r = a2a_sim_in(&dir, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 2);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 5, "{}", r.stderr);
+    assert!(
+        lines[0].starts_with("s.yaml:3:12: duplicate agent name `a`"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("s.yaml:3:37: unknown classification level `secret`"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("s.yaml:7:27: unknown agent `b`"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].starts_with("s.yaml:8:19: unknown caller `d`"),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        lines[4].starts_with("s.yaml:8:28: unknown alias `nope`"),
+        "{}",
+        lines[4]
+    );
+    let json = a2a_sim_in(&dir, &["check", "--error-format", "json", "s.yaml"], None);
+    let first: serde_json::Value =
+        serde_json::from_str(json.stderr.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(3), Some(12))
+    );
+    assert_eq!(a2a_sim(&["check", "scenarios"]).status, 0);
+}
+
+#[test]
+fn the_test_workflow_bless_break_fix() {
+    let dir = scratch("workflow");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    for f in ["traced-delegation.yaml", "discovery.yaml"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let first = a2a_sim_in(&dir, &["test", "."], None);
+    assert_eq!(first.status, 1, "missing goldens fail");
+    assert!(
+        first.stdout.contains("a2a-sim test --bless"),
+        "{}",
+        first.stdout
+    );
+    let bless = a2a_sim_in(&dir, &["test", "--bless", "."], None);
+    assert_eq!(bless.status, 0, "{}", bless.stdout);
+    assert!(bless.stdout.contains("(blessed: new golden)"));
+    assert!(
+        bless.stdout.ends_with("2 passed, 0 failed\n"),
+        "{}",
+        bless.stdout
+    );
+
+    let golden = dir.join("traced-delegation.golden.json");
+    let good = std::fs::read_to_string(&golden).unwrap();
+    std::fs::write(&golden, good.replace("manual_review", "auto_clear")).unwrap();
+    let broken = a2a_sim_in(&dir, &["test", "."], None);
+    assert_eq!(broken.status, 1);
+    assert!(
+        broken.stdout.contains("FAILED ./traced-delegation.yaml"),
+        "{}",
+        broken.stdout
+    );
+    assert!(
+        broken
+            .stdout
+            .contains("-            \"recommendation\": \"auto_clear\""),
+        "{}",
+        broken.stdout
+    );
+    assert!(
+        broken
+            .stdout
+            .contains("+            \"recommendation\": \"manual_review\""),
+        "{}",
+        broken.stdout
+    );
+    assert_eq!(
+        broken.stdout.matches("to accept the actual output").count(),
+        1
+    );
+    assert!(broken.stdout.ends_with("1 passed, 1 failed\n"));
+
+    // CRLF goldens compare equal.
+    std::fs::write(&golden, good.replace('\n', "\r\n")).unwrap();
+    let fixed = a2a_sim_in(&dir, &["test", "."], None);
+    assert_eq!(fixed.status, 0, "{}", fixed.stdout);
+    assert!(fixed.stdout.ends_with("2 passed, 0 failed\n"));
+}
+
+#[test]
+fn a_load_error_in_test_exits_2_even_with_failures() {
+    let dir = scratch("test-exit");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(TRACED),
+        dir.join("a.yaml"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("b.yaml"), "agents: [").unwrap();
+    let r = a2a_sim_in(&dir, &["test", "."], None);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(r.stdout.ends_with("0 passed, 2 failed\n"), "{}", r.stdout);
+}
+
+#[test]
+fn partitions_run_each_scenario_once() {
+    for kind in ["hash", "slice"] {
+        let mut seen = Vec::new();
+        let mut skipped_total = 0;
+        for m in 1..=3 {
+            let p = format!("{kind}:{m}/3");
+            let r = a2a_sim(&["test", "--partition", &p]);
+            assert_eq!(r.status, 0, "{}", r.stdout);
+            seen.extend(
+                r.stdout
+                    .lines()
+                    .filter(|l| l.starts_with("ok"))
+                    .map(str::to_string),
+            );
+            let last = r.stdout.lines().last().unwrap().to_string();
+            assert!(last.contains(" skipped"), "{last}");
+            skipped_total += last
+                .rsplit(", ")
+                .next()
+                .unwrap()
+                .trim_end_matches(" skipped")
+                .parse::<usize>()
+                .unwrap();
+        }
+        let all = a2a_sim(&["test"]);
+        let mut want: Vec<String> = all
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("ok"))
+            .map(str::to_string)
+            .collect();
+        seen.sort();
+        want.sort();
+        assert_eq!(seen, want, "{kind}");
+        assert_eq!(skipped_total, 2 * want.len());
+    }
+}
+
+#[test]
+fn junit_has_one_testcase_per_scenario() {
+    let dir = scratch("junit");
+    let out = dir.join("report.xml");
+    let r = a2a_sim(&["test", "--junit", out.to_str().unwrap()]);
+    assert_eq!(r.status, 0);
+    let xml = std::fs::read_to_string(out).unwrap();
+    let scenarios = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "yaml")
+        })
+        .count();
+    assert_eq!(xml.matches("<testcase ").count(), scenarios);
+    assert!(xml.contains("failures=\"0\""));
+}
+
+#[test]
+fn expectations_fail_with_their_line_and_survive_bless() {
+    let dir = scratch("expect");
+    let text = "agents:\n  - {name: s, tenant: t, clearance: public, skills: [{id: s, tags: [x]}], handler: [working, completed]}\ncallers:\n  - {id: c, tenant: t, classification: public}\n  - {id: o, tenant: other, classification: public}\nsteps:\n  - send: {caller: c, to: s, text: hi, as: a}\n  - send: {caller: o, to: s, text: hi, as: b}\nexpect:\n  - {task: a, state: completed, delegation_chain: [c]}\n  - {denied: b, codes: [tenant]}\n  - {denied: 2, codes: [tenant]}\n  - {errors: 0}\n  - {pushes: []}\n  - {task: a, state: failed}\n";
+    std::fs::write(dir.join("e.yaml"), text).unwrap();
+    let r = a2a_sim_in(&dir, &["test", "--bless", "e.yaml"], None);
+    assert_eq!(r.status, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("e.yaml:15:5: expectation failed: task `a` (task-1): expected state failed, got completed"), "{}", r.stdout);
+    assert_eq!(r.stdout.matches("expectation failed").count(), 1);
+    assert!(
+        dir.join("e.golden.json").exists(),
+        "bless still writes the golden"
+    );
+}
+
+#[test]
+fn schema_describes_every_bundled_scenario() {
+    let r = a2a_sim(&["schema"]);
+    assert_eq!(r.status, 0);
+    let schema: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(schema["title"], "a2a-sim scenario");
+    assert_eq!(schema["additionalProperties"], false);
+}
+
+#[test]
+fn convert_round_trips_through_acp() {
+    let tasks = a2a_sim(&["run", "--format", "a2a", TRACED]);
+    let list: serde_json::Value = serde_json::from_str(&tasks.stdout).unwrap();
+    let task = list[0].to_string();
+    let acp = a2a_sim_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["convert", "--from", "a2a", "--to", "acp"],
+        Some(&task),
+    );
+    assert_eq!(acp.status, 0, "{}", acp.stderr);
+    let internal_a = a2a_sim_in(
+        Path::new("."),
+        &["convert", "--from", "a2a", "--to", "internal", "-"],
+        Some(&task),
+    );
+    let internal_b = a2a_sim_in(
+        Path::new("."),
+        &["convert", "--from", "acp", "--to", "internal"],
+        Some(&acp.stdout),
+    );
+    assert_eq!(internal_a.stdout, internal_b.stdout);
+    assert!(
+        internal_a
+            .stdout
+            .contains("\"recommendation\": \"manual_review\"")
+    );
+    let bad = a2a_sim_in(
+        Path::new("."),
+        &["convert", "--from", "a2a", "--to", "acp"],
+        Some("{\"id\": \"x\", \"status\": {\"state\": \"working\"}}"),
+    );
+    assert_eq!(bad.status, 2);
+    assert!(bad.stderr.contains("agent_name"), "{}", bad.stderr);
+}
+
+#[test]
+fn card_prints_the_agent_card_without_platform_metadata() {
+    for v in ["1.0", "0.3"] {
+        let r = a2a_sim(&["card", TRACED, "sanctions-screener", "--a2a-version", v]);
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        for secret in [
+            "acme\"",
+            "confidential",
+            "sanctions:screen",
+            "handler",
+            "tenant",
+        ] {
+            assert!(!r.stdout.contains(secret), "{v}: {secret} in {}", r.stdout);
+        }
+    }
+    let r = a2a_sim(&["card", TRACED, "sanctions-screner"]);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.contains("did you mean `sanctions-screener`?"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        a2a_sim(&["card", TRACED, "--list"]).stdout,
+        "sanctions-screener\n"
+    );
+}
