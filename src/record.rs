@@ -82,6 +82,9 @@ pub struct Push {
 pub struct Call {
     pub task: TaskIx,
     pub step: usize,
+    /// Where the call's events lie in `World::events` (interleaved with nested calls' events).
+    pub first_event: usize,
+    pub end_event: usize,
 }
 
 pub type CallId = usize;

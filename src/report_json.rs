@@ -95,8 +95,8 @@ impl Serialize for ResultJson<'_, '_> {
                 m.serialize_entry("task", &task_id(*task))?;
                 m.serialize_entry("state", state.as_str())?;
                 if let Some(call) = stream {
-                    let events = w
-                        .events
+                    let c = &w.calls[*call];
+                    let events = w.events[c.first_event..c.end_event]
                         .iter()
                         .filter(move |e| e.call == *call)
                         .map(|e| EventJson(w, e));

@@ -375,7 +375,8 @@ impl<'s> World<'s> {
 
     fn open_call(&mut self, step: usize, task: TaskIx) -> CallId {
         let call = self.calls.len();
-        self.calls.push(Call { task, step });
+        let first_event = self.events.len();
+        self.calls.push(Call { task, step, first_event, end_event: first_event });
         self.snapshot(call, task);
         call
     }
@@ -464,6 +465,7 @@ impl<'s> World<'s> {
                 Advance::Delegated { child, call } => stack.push(Frame { task: child, call }),
                 Advance::Done => {
                     self.snapshot(call, task);
+                    self.calls[call].end_event = self.events.len();
                     stack.pop();
                     if !stack.is_empty() {
                         finished_child = Some(task);
