@@ -9,18 +9,75 @@ use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
 use crate::push::REDACTED;
 use crate::record::*;
-use crate::task::{Role, Task, task_id};
+use crate::task::{Role, Task};
 use crate::world::World;
 
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Writes one pretty-printed JSON document and a newline.
+/// Writes one pretty-printed JSON document and a newline, as it is rendered.
 pub fn write(world: &World, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut ser = serde_json::Serializer::pretty(&mut *out);
-    Report(world)
-        .serialize(&mut ser)
-        .map_err(std::io::Error::other)?;
-    out.write_all(b"\n")
+    let mut chunks = ChunkWriter::new(out);
+    let mut ser = serde_json::Serializer::pretty(&mut chunks);
+    Report(world).serialize(&mut ser).map_err(std::io::Error::other)?;
+    chunks.write_all(b"\n")?;
+    chunks.flush()
+}
+
+/// Buffers the serializer's many small writes in a concrete type (so they inline) and hands the
+/// output on in chunks: the report streams out without being built whole.
+pub struct ChunkWriter<'a> {
+    buf: Vec<u8>,
+    out: &'a mut dyn Write,
+}
+
+const CHUNK: usize = 1 << 16;
+
+impl<'a> ChunkWriter<'a> {
+    pub fn new(out: &'a mut dyn Write) -> Self {
+        ChunkWriter { buf: Vec::with_capacity(CHUNK * 2), out }
+    }
+}
+
+impl Write for ChunkWriter<'_> {
+    #[inline]
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        self.out.flush()
+    }
+}
+
+/// An id such as `task-7`, serialised without building a string.
+struct Id(&'static str, u64);
+
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{}{}", self.0, self.1))
+    }
+}
+
+/// Any `Display`, serialised as a string without building one.
+struct Collect<'a, T>(&'a T);
+
+impl<T: std::fmt::Display> Serialize for Collect<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
 }
 
 struct Report<'a, 's>(&'a World<'s>);
@@ -92,7 +149,7 @@ impl Serialize for ResultJson<'_, '_> {
                 state,
                 stream,
             } => {
-                m.serialize_entry("task", &task_id(*task))?;
+                m.serialize_entry("task", &Id("task-", *task as u64 + 1))?;
                 m.serialize_entry("state", state.as_str())?;
                 if let Some(call) = stream {
                     let c = &w.calls[*call];
@@ -135,13 +192,13 @@ impl Serialize for EventJson<'_, '_> {
         match e.kind {
             EventKind::Task { history, .. } => {
                 m.serialize_entry("event", "task")?;
-                m.serialize_entry("task", &task_id(e.task))?;
+                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
                 m.serialize_entry("state", t.history[history - 1].state.as_str())?;
             }
             EventKind::Status(h) => {
                 let entry = &t.history[h];
                 m.serialize_entry("event", "status")?;
-                m.serialize_entry("task", &task_id(e.task))?;
+                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
                 m.serialize_entry("tick", &entry.tick)?;
                 m.serialize_entry("state", entry.state.as_str())?;
                 if let Some(msg) = entry.message {
@@ -150,14 +207,14 @@ impl Serialize for EventJson<'_, '_> {
             }
             EventKind::Message(i) => {
                 m.serialize_entry("event", "message")?;
-                m.serialize_entry("task", &task_id(e.task))?;
-                m.serialize_entry("message_id", &format!("msg-{}", t.messages[i].id))?;
+                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
+                m.serialize_entry("message_id", &Id("msg-", t.messages[i].id))?;
                 m.serialize_entry("text", &*t.messages[i].text)?;
             }
             EventKind::Artifact(i) => {
                 m.serialize_entry("event", "artifact")?;
-                m.serialize_entry("task", &task_id(e.task))?;
-                m.serialize_entry("artifact_id", &format!("artifact-{}", t.artifacts[i].id))?;
+                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
+                m.serialize_entry("artifact_id", &Id("artifact-", t.artifacts[i].id))?;
             }
         }
         m.end()
@@ -172,8 +229,8 @@ impl Serialize for TaskJson<'_, '_> {
         let TaskJson(w, ix, t) = *self;
         let names = &w.scenario.symbols;
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("id", &task_id(ix))?;
-        m.serialize_entry("context_id", &t.context.to_string())?;
+        m.serialize_entry("id", &Id("task-", ix as u64 + 1))?;
+        m.serialize_entry("context_id", &Collect(&t.context))?;
         m.serialize_entry("agent", w.scenario.agents[t.agent].name())?;
         m.serialize_entry("caller", names.name(t.owner.id))?;
         let chain = w.chains.to_vec(t.delegation_chain);
@@ -181,7 +238,7 @@ impl Serialize for TaskJson<'_, '_> {
             "delegation_chain",
             &Seq(chain.iter().map(|&h| names.name(h))),
         )?;
-        m.serialize_entry("parent", &t.parent.map(task_id))?;
+        m.serialize_entry("parent", &t.parent.map(|p| Id("task-", p as u64 + 1)))?;
         m.serialize_entry("state", t.state.as_str())?;
         let history = t.history.iter().map(|h| {
             HistoryJson(
@@ -219,7 +276,7 @@ impl Serialize for MessageJson<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let msg = self.0;
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("message_id", &format!("msg-{}", msg.id))?;
+        m.serialize_entry("message_id", &Id("msg-", msg.id))?;
         m.serialize_entry(
             "role",
             if msg.role == Role::User {
@@ -243,7 +300,7 @@ impl Serialize for ArtifactJson<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let a = self.0;
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("artifact_id", &format!("artifact-{}", a.id))?;
+        m.serialize_entry("artifact_id", &Id("artifact-", a.id))?;
         if let Some(name) = &a.spec.name {
             m.serialize_entry("name", name)?;
         }
@@ -281,7 +338,7 @@ impl Serialize for PushJson<'_, '_> {
         let PushJson(w, p) = *self;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("tick", &p.tick)?;
-        m.serialize_entry("task", &task_id(p.task))?;
+        m.serialize_entry("task", &Id("task-", p.task as u64 + 1))?;
         m.serialize_entry("url", &w.push_urls[p.url])?;
         m.serialize_entry("state", p.state.as_str())?;
         m.serialize_entry("token", REDACTED)?;
@@ -300,7 +357,7 @@ impl Serialize for ErrorJson<'_> {
         m.serialize_entry("code", e.code.as_str())?;
         m.serialize_entry("detail", &e.detail)?;
         if let Some(t) = e.task {
-            m.serialize_entry("task", &task_id(t))?;
+            m.serialize_entry("task", &Id("task-", t as u64 + 1))?;
         }
         m.end()
     }
