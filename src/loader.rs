@@ -457,9 +457,20 @@ impl Loader<'_> {
         match step {
             HandlerStepFile::Status { state, message } => {
                 let s = TaskState::from_a2a(&state.replace('_', "-")).unwrap_or(TaskState::Failed);
+                if message.as_deref() == Some("") {
+                    self.problem(
+                        child(&at, &state),
+                        format!("an empty status message; write `- {state}` for a status change without one"),
+                    );
+                }
                 HandlerStep::Status(s, message)
             }
-            HandlerStepFile::Message(text) => HandlerStep::Message(text),
+            HandlerStepFile::Message(text) => {
+                if text.is_empty() {
+                    self.problem(child(&at, "message"), "`message` must not be empty");
+                }
+                HandlerStep::Message(text)
+            }
             HandlerStepFile::Artifact(a) => {
                 let has_text = a.text.as_ref().is_some_and(|t| !t.is_empty());
                 let has_data = a.data.as_ref().is_some_and(|d| !d.is_empty());
@@ -491,7 +502,15 @@ impl Loader<'_> {
     fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
         match to {
             TargetFile::Agent(name) => Target::Agent(self.agent_ref(child(at, "to"), &name, names)),
-            TargetFile::Discover(tags) => Target::Discover(self.tag_set(&tags)),
+            TargetFile::Discover(tags) => {
+                if tags.is_empty() {
+                    self.problem(
+                        [child(at, "to"), vec![Seg::from("discover")]].concat(),
+                        "`discover` needs at least one tag",
+                    );
+                }
+                Target::Discover(self.tag_set(&tags))
+            }
         }
     }
 
@@ -630,6 +649,9 @@ impl Loader<'_> {
                         None
                     }
                 };
+                if d.tags.is_empty() {
+                    self.problem(child(&at, "tags"), "`discover` needs at least one tag");
+                }
                 Step::Discover {
                     caller,
                     tags: self.tag_set(&d.tags),

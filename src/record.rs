@@ -55,7 +55,7 @@ pub struct ErrorRecord {
     pub step: usize,
     pub code: ErrorCode,
     pub detail: String,
-    /// The task a handler error is about.
+    /// The task a handler error or a refused push config is about (never one the caller may not see).
     pub task: Option<TaskIx>,
 }
 

@@ -18,7 +18,9 @@ pub const FORMAT_VERSION: u32 = 1;
 pub fn write(world: &World, out: &mut dyn Write) -> std::io::Result<()> {
     let mut chunks = ChunkWriter::new(out);
     let mut ser = serde_json::Serializer::pretty(&mut chunks);
-    Report(world).serialize(&mut ser).map_err(std::io::Error::other)?;
+    Report(world)
+        .serialize(&mut ser)
+        .map_err(std::io::Error::other)?;
     chunks.write_all(b"\n")?;
     chunks.flush()
 }
@@ -34,7 +36,10 @@ const CHUNK: usize = 1 << 16;
 
 impl<'a> ChunkWriter<'a> {
     pub fn new(out: &'a mut dyn Write) -> Self {
-        ChunkWriter { buf: Vec::with_capacity(CHUNK * 2), out }
+        ChunkWriter {
+            buf: Vec::with_capacity(CHUNK * 2),
+            out,
+        }
     }
 }
 

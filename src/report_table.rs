@@ -33,6 +33,18 @@ pub fn render(world: &World, layout: Layout) -> String {
         world.errors.len()
     );
 
+    let _ = writeln!(out, "\nsteps");
+    let mut t = table(layout, &["step", "op", "caller", "result"]);
+    for (i, r) in world.steps.iter().enumerate() {
+        t.add_row(vec![
+            (i + 1).to_string(),
+            s.steps[i].op().to_string(),
+            s.callers[r.caller].id.clone(),
+            step_result(world, i + 1, r),
+        ]);
+    }
+    let _ = writeln!(out, "{t}");
+
     for (i, r) in world.steps.iter().enumerate() {
         if let StepResult::Ranking(ranking) = &r.result {
             let _ = writeln!(
@@ -96,6 +108,25 @@ pub fn render(world: &World, layout: Layout) -> String {
             ]);
         }
         let _ = writeln!(out, "{t}");
+        let mut t = table(layout, &["message", "role", "text", "data"]);
+        for m in &task.messages {
+            let role = if m.role == crate::task::Role::User {
+                "user"
+            } else {
+                "agent"
+            };
+            let data = m
+                .data
+                .map(|d| serde_json::to_string(d).unwrap_or_default())
+                .unwrap_or_default();
+            t.add_row(vec![
+                format!("msg-{}", m.id),
+                role.to_string(),
+                m.text.to_string(),
+                data,
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
         if !task.artifacts.is_empty() {
             let mut t = table(layout, &["artifact", "name", "part", "content"]);
             for a in &task.artifacts {
@@ -155,6 +186,71 @@ pub fn render(world: &World, layout: Layout) -> String {
         let _ = writeln!(out, "{t}");
     }
     out
+}
+
+/// A step's result in one cell.
+fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
+    let s = world.scenario;
+    match &r.result {
+        StepResult::Ranking(ranking) if ranking.is_empty() => {
+            "ranking: (no agent matches)".to_string()
+        }
+        StepResult::Ranking(ranking) => {
+            let list: Vec<String> = ranking
+                .iter()
+                .map(|x| format!("{} ({})", s.agents[x.agent].name(), x.score))
+                .collect();
+            format!("ranking: {}", list.join(", "))
+        }
+        StepResult::Task {
+            task,
+            state,
+            stream,
+        } => {
+            let mut cell = format!("{} {state}", task_id(*task));
+            if let Some(call) = stream {
+                let c = &world.calls[*call];
+                let events: Vec<String> = world.events[c.first_event..c.end_event]
+                    .iter()
+                    .filter(|e| e.call == *call)
+                    .map(|e| {
+                        let t = &world.tasks[e.task];
+                        match e.kind {
+                            EventKind::Task { history, .. } => {
+                                format!("task {}", t.history[history - 1].state)
+                            }
+                            EventKind::Status(h) => format!("status {}", t.history[h].state),
+                            EventKind::Message(m) => format!("message msg-{}", t.messages[m].id),
+                            EventKind::Artifact(a) => {
+                                format!("artifact artifact-{}", t.artifacts[a].id)
+                            }
+                        }
+                    })
+                    .collect();
+                cell.push_str(&format!("\nevents: {}", events.join(", ")));
+            }
+            cell
+        }
+        StepResult::Denied(codes) => {
+            format!(
+                "denied: {}",
+                codes
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        StepResult::Nothing => {
+            let codes: Vec<&str> = world
+                .errors
+                .iter()
+                .filter(|e| e.step == step)
+                .map(|e| e.code.as_str())
+                .collect();
+            format!("nothing done: {}", codes.join(", "))
+        }
+    }
 }
 
 fn table(layout: Layout, header: &[&str]) -> Table {

@@ -315,7 +315,7 @@ impl<'s> World<'s> {
                         .collect::<Vec<_>>()
                         .join(", ");
                     let detail = format!(
-                        "no agent `{}` may use matches tags [{list}]",
+                        "no agent that `{}` may use matches the tags [{list}]",
                         names.name(ctx.agent_id)
                     );
                     self.error(step, ErrorCode::NoCandidate, detail, None);
@@ -376,7 +376,12 @@ impl<'s> World<'s> {
     fn open_call(&mut self, step: usize, task: TaskIx) -> CallId {
         let call = self.calls.len();
         let first_event = self.events.len();
-        self.calls.push(Call { task, step, first_event, end_event: first_event });
+        self.calls.push(Call {
+            task,
+            step,
+            first_event,
+            end_event: first_event,
+        });
         self.snapshot(call, task);
         call
     }
@@ -784,7 +789,7 @@ impl<'s> World<'s> {
         let url = match check_push_url(&push.url, &self.scenario.policy.push_allowed_hosts) {
             Ok(url) => url,
             Err(why) => {
-                self.error(n, ErrorCode::HostNotAllowed, why, None);
+                self.error(n, ErrorCode::HostNotAllowed, why, Some(task));
                 return false;
             }
         };
@@ -793,7 +798,7 @@ impl<'s> World<'s> {
                 n,
                 ErrorCode::MissingToken,
                 "a push config needs a non-empty token".into(),
-                None,
+                Some(task),
             );
             return false;
         }

@@ -17,6 +17,8 @@ use crate::error::with_hint;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seg {
     Key(String),
+    /// The second occurrence of a key in the same mapping (a duplicate).
+    Duplicate(String),
     Index(usize),
 }
 
@@ -42,7 +44,36 @@ pub struct YamlError {
 
 /// Parses `text` into `T`, reporting the first problem with its position.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
-    serde_yaml::from_str(text).map_err(|e| convert_error(&e))
+    serde_yaml::from_str(text).map_err(|e| convert_error(text, &e))
+}
+
+/// `("steps[3].send", "token")` from serde_yaml's "steps[3].send: duplicate field `token`".
+fn duplicate_field(message: &str) -> Option<(&str, String)> {
+    let (at, rest) = match message.split_once(": duplicate field `") {
+        Some((at, rest)) => (at, rest),
+        None => (".", message.strip_prefix("duplicate field `")?),
+    };
+    Some((at, rest.split('`').next()?.to_string()))
+}
+
+/// serde_yaml's path notation (`steps[3].send`, `.` for the root) as segments.
+fn parse_path(path: &str) -> Vec<Seg> {
+    let mut segs = Vec::new();
+    if path == "." {
+        return segs;
+    }
+    for part in path.split('.') {
+        let (key, indices) = part.split_once('[').map_or((part, ""), |(k, i)| (k, i));
+        if !key.is_empty() {
+            segs.push(Seg::Key(key.to_string()));
+        }
+        for idx in indices.split('[') {
+            if let Ok(n) = idx.trim_end_matches(']').parse() {
+                segs.push(Seg::Index(n));
+            }
+        }
+    }
+    segs
 }
 
 /// Parses a YAML fragment that is not a scenario (for tests and tools).
@@ -50,7 +81,7 @@ pub fn parse_value(text: &str) -> Result<serde_json::Value, YamlError> {
     parse(text)
 }
 
-fn convert_error(e: &serde_yaml::Error) -> YamlError {
+fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
     let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
     let mut message = e.to_string();
     if let Some(l) = e.location() {
@@ -58,6 +89,18 @@ fn convert_error(e: &serde_yaml::Error) -> YamlError {
         if let Some(at) = message.find(&suffix) {
             message.replace_range(at..at + suffix.len(), "");
         }
+    }
+    let (mut line, mut column) = (line, column);
+    if let Some((at, key)) = duplicate_field(&message) {
+        // serde points at the mapping; point at the second definition instead.
+        let mut path = parse_path(at);
+        path.push(Seg::Duplicate(key));
+        if let Some(pos) = locate(text, &path) {
+            (line, column) = pos;
+        }
+    }
+    if message.contains(" as u128, expected") || message.contains(" as i128, expected") {
+        message = format!("{message}: the number is out of range");
     }
     if message.starts_with("EOF while parsing") {
         message = "the file is empty: a scenario needs `agents`, `callers` and `steps`".to_string();
@@ -171,12 +214,17 @@ impl<'de> Visitor<'de> for Probe<'_> {
         let Some((first, rest)) = self.path.split_first() else {
             return Err(de::Error::custom(PROBE));
         };
-        let Seg::Key(target) = first else {
-            return Ok(());
+        let (target, mut skip) = match first {
+            Seg::Key(k) => (k, 0),
+            Seg::Duplicate(k) => (k, 1),
+            Seg::Index(_) => return Ok(()),
         };
         while let Some(key) = map.next_key::<serde_yaml::Value>()? {
             if key.as_str() == Some(target.as_str()) {
-                return map.next_value_seed(Probe { path: rest });
+                if skip == 0 {
+                    return map.next_value_seed(Probe { path: rest });
+                }
+                skip -= 1;
             }
             map.next_value::<IgnoredAny>()?;
         }
@@ -229,6 +277,32 @@ mod tests {
         for (path, want) in rows {
             assert_eq!(locate(DOC, path), *want, "{path:?}");
         }
+    }
+
+    #[test]
+    fn a_duplicate_key_is_located_at_its_second_definition() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Inner {
+            token: String,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Outer {
+            steps: Vec<Inner>,
+        }
+        let e = parse::<Outer>("steps:\n  - token: a\n    token: b\n").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 12), "{}", e.message);
+        let e = parse::<Outer>("steps: []\nsteps: []\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 8), "{}", e.message);
+        assert_eq!(
+            parse_path("steps[3].send"),
+            [
+                Seg::Key("steps".into()),
+                Seg::Index(3),
+                Seg::Key("send".into())
+            ]
+        );
     }
 
     #[test]
