@@ -6,3 +6,4 @@ mod common;
 mod engine;
 mod goldens;
 mod invariants;
+mod protocol;
