@@ -6,4 +6,5 @@ mod common;
 mod engine;
 mod goldens;
 mod invariants;
+mod properties;
 mod protocol;

@@ -1,0 +1,264 @@
+//! Property tests with a fixed seed and case count: no input makes the loader or the run panic.
+//! (For longer local runs, raise `PROPTEST_CASES`.)
+
+use std::path::Path;
+
+use a2a_sim::protocol::A2aVersion;
+use a2a_sim::{export, loader, report_json, report_table, world};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+fn config(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(cases);
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(0x0a2a_5eed),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+fn load(text: &str) -> Result<a2a_sim::scenario::Scenario, a2a_sim::error::LoadError> {
+    loader::load_str("prop.yaml", text, Path::new("."), "prop".into())
+}
+
+/// Runs a loaded scenario through every renderer.
+fn run_everything(s: &a2a_sim::scenario::Scenario) {
+    let w = world::run(s);
+    let mut sink = Vec::new();
+    report_json::write(&w, &mut sink).unwrap();
+    let _ = report_table::render(&w, report_table::Layout::Fixed);
+    for v in [A2aVersion::V1_0, A2aVersion::V0_3] {
+        export::write_tasks(&w, v, &mut sink).unwrap();
+        export::write_stream(&w, v, &mut sink).unwrap();
+    }
+    let _ = export::write_runs(&w, &mut sink);
+}
+
+const WORDS: &[&str] = &[
+    "agents",
+    "callers",
+    "steps",
+    "name",
+    "tenant",
+    "clearance",
+    "skills",
+    "id",
+    "tags",
+    "handler",
+    "working",
+    "completed",
+    "input_required",
+    "send",
+    "stream",
+    "reply",
+    "caller",
+    "to",
+    "text",
+    "as",
+    "task",
+    "discover",
+    "delegate",
+    "artifact",
+    "data",
+    "policy",
+    "max_depth",
+    "push",
+    "url",
+    "token",
+    "public",
+    "internal",
+    "a",
+    "b",
+    "expect",
+    "state",
+    "*x",
+    "&x",
+    "- ",
+    ": ",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\n",
+    "\n  ",
+    "\t",
+    "'",
+    "\"",
+    "#",
+    "---",
+    "!!str",
+    "~",
+    "1",
+    "-1",
+    "99999999999999999999999",
+    "task-1",
+    "https://hooks.example/",
+    ",",
+];
+
+fn yamlish() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(WORDS), 0..80).prop_map(|w| w.concat())
+}
+
+#[derive(Debug, Clone)]
+enum Tree {
+    Scalar(String),
+    Seq(Vec<Tree>),
+    Map(Vec<(String, Tree)>),
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    let leaf = prop::sample::select(WORDS).prop_map(|w| Tree::Scalar(w.trim().to_string()));
+    leaf.prop_recursive(5, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Tree::Seq),
+            prop::collection::vec(
+                (
+                    prop::sample::select(WORDS).prop_map(|w| w.trim().to_string()),
+                    inner
+                ),
+                0..6
+            )
+            .prop_map(Tree::Map),
+        ]
+    })
+}
+
+/// Flow-style YAML of a tree, with every scalar quoted so structure, not syntax, is what varies.
+fn flow(t: &Tree) -> String {
+    match t {
+        Tree::Scalar(s) => serde_json::to_string(s).unwrap(),
+        Tree::Seq(items) => format!(
+            "[{}]",
+            items.iter().map(flow).collect::<Vec<_>>().join(", ")
+        ),
+        Tree::Map(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!("{}: {}", serde_json::to_string(k).unwrap(), flow(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2048))]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        if let Ok(text) = loader::decode_utf8("prop.yaml", &bytes) {
+            if let Ok(s) = load(text) {
+                run_everything(&s);
+            }
+        }
+    }
+
+    #[test]
+    fn yaml_fragments_never_panic(text in yamlish()) {
+        if let Ok(s) = load(&text) {
+            run_everything(&s);
+        }
+    }
+
+    #[test]
+    fn random_yaml_trees_never_panic(t in tree()) {
+        let text = flow(&t);
+        if let Ok(s) = load(&text) {
+            run_everything(&s);
+        }
+        // The same tree under a real top level reaches the deeper checks.
+        let wrapped = format!("agents: [{{name: a, tenant: t, clearance: public, skills: [{{id: s, tags: [x]}}], handler: {}}}]\ncallers: [{{id: c, tenant: t, classification: public}}]\nsteps: {}\n", flow(&t), flow(&t));
+        if let Ok(s) = load(&wrapped) {
+            run_everything(&s);
+        }
+    }
+}
+
+const HANDLER_STEPS: &[&str] = &[
+    "working",
+    "{working: busy}",
+    "input_required",
+    "{auth_required: token?}",
+    "completed",
+    "failed",
+    "rejected",
+    "canceled",
+    "{message: note}",
+    "{artifact: {text: t}}",
+    "{artifact: {data: {k: 1}}}",
+    "{delegate: {to: a0, text: sub}}",
+    "{delegate: {to: a1, text: sub, on_error: continue}}",
+    "{delegate: {to: {discover: [x]}, text: sub}}",
+];
+
+fn valid_scenario() -> impl Strategy<Value = String> {
+    let handler = prop::collection::vec(prop::sample::select(HANDLER_STEPS), 0..7);
+    let agents = prop::collection::vec((handler, any::<bool>(), 0usize..4, 0usize..2), 2..5);
+    let steps = prop::collection::vec((0usize..7, 0usize..3, 0usize..5, 0usize..6), 0..14);
+    (agents, steps, 1u8..6).prop_map(|(agents, steps, max_depth)| {
+        let levels = ["public", "internal", "confidential", "restricted"];
+        let mut y = format!("policy: {{max_depth: {max_depth}, push_allowed_hosts: [hooks.example]}}\nagents:\n");
+        for (i, (handler, push, clearance, tenant)) in agents.iter().enumerate() {
+            y.push_str(&format!(
+                "  - {{name: a{i}, tenant: t{tenant}, clearance: {}, scopes: [s], capabilities: {{push_notifications: {push}}}, skills: [{{id: k, tags: [x, y{i}]}}], handler: [{}]}}\n",
+                levels[*clearance],
+                handler.join(", ")
+            ));
+        }
+        y.push_str("callers:\n  - {id: c0, tenant: t0, classification: internal, scopes: [s]}\n  - {id: c1, tenant: t1, classification: public}\n  - {id: a0, tenant: t0, classification: public, delegation_chain: [up]}\nsteps:\n");
+        let mut aliases = 0;
+        for (kind, caller, target, extra) in steps {
+            let caller = ["c0", "c1", "a0"][caller];
+            let agent = format!("a{}", target % agents.len());
+            let alias = if aliases > 0 { format!("t{}", extra % aliases) } else { String::new() };
+            let line = match (kind, aliases) {
+                (0, _) => format!("  - discover: {{caller: {caller}, tags: [x, y{target}], limit: {extra}}}\n"),
+                (1, _) | (2, 0) | (3, 0) | (4, 0) | (5, 0) => {
+                    aliases += 1;
+                    let push = if extra % 2 == 0 { ", push: {url: \"https://hooks.example/p\", token: tk}" } else { "" };
+                    format!("  - stream: {{caller: {caller}, to: {agent}, text: go, as: t{}{push}}}\n", aliases - 1)
+                }
+                (2, _) => format!("  - reply: {{caller: {caller}, task: {alias}, text: more}}\n"),
+                (3, _) => format!("  - cancel: {{caller: {caller}, task: {alias}}}\n"),
+                (4, _) => format!("  - set_push_config: {{caller: {caller}, task: {alias}, url: \"https://hooks.example/x\", token: tk}}\n"),
+                (5, _) => format!("  - get: {{caller: {caller}, task_id: task-{extra}}}\n"),
+                _ => {
+                    let context = if aliases > 0 { ", context_of: t0" } else { "" };
+                    aliases += 1;
+                    format!("  - send: {{caller: {caller}, to: {{discover: [x]}}, text: go, as: t{}{context}}}\n", aliases - 1)
+                }
+            };
+            y.push_str(&line);
+        }
+        y
+    })
+}
+
+proptest! {
+    #![proptest_config(config(1024))]
+
+    #[test]
+    fn random_valid_scenarios_run_to_the_end(text in valid_scenario()) {
+        let s = match load(&text) {
+            Ok(s) => s,
+            Err(e) => return Err(TestCaseError::fail(format!("a valid scenario did not load: {e}\n{text}"))),
+        };
+        run_everything(&s);
+        // Every task ends paused or terminal: nothing is left working or submitted.
+        let w = world::run(&s);
+        for t in &w.tasks {
+            prop_assert!(t.state.is_terminal() || t.state.is_pause(), "{:?} left {}\n{text}", t.agent, t.state);
+        }
+        // Same input, same bytes.
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        report_json::write(&w, &mut a).unwrap();
+        report_json::write(&world::run(&s), &mut b).unwrap();
+        prop_assert_eq!(a, b);
+    }
+}
