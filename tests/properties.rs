@@ -152,10 +152,10 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        if let Ok(text) = loader::decode_utf8("prop.yaml", &bytes) {
-            if let Ok(s) = load(text) {
-                run_everything(&s);
-            }
+        if let Ok(text) = loader::decode_utf8("prop.yaml", &bytes)
+            && let Ok(s) = load(text)
+        {
+            run_everything(&s);
         }
     }
 
