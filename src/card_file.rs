@@ -25,8 +25,17 @@ pub fn detect(doc: &Value) -> CardVersion {
 /// Reads a card file. The error names the field that is wrong.
 pub fn read(path: &Path) -> Result<Card, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
-    let doc: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("not JSON: {e} (line {}, column {})", e.line(), e.column()))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| {
+        let what = match e.classify() {
+            serde_json::error::Category::Eof => "it ends too early",
+            _ => "it is not valid JSON",
+        };
+        format!(
+            "{what} (at its line {}, column {}); an AgentCard file is a JSON object",
+            e.line(),
+            e.column()
+        )
+    })?;
     parse(&doc)
 }
 

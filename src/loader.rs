@@ -37,6 +37,14 @@ pub fn default_name(path: &Path) -> String {
 
 /// The text of a file, or a located error at the first byte that is not UTF-8.
 pub fn decode_utf8<'a>(display: &str, bytes: &'a [u8]) -> Result<&'a str, LoadError> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(LoadError::single(
+            display,
+            1,
+            1,
+            "the file is UTF-16; save it as UTF-8",
+        ));
+    }
     std::str::from_utf8(bytes).map_err(|e| {
         let good = &bytes[..e.valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -278,6 +286,8 @@ impl Loader<'_> {
     fn level(&mut self, at: Vec<Seg>, name: &str, names: &Names) -> Level {
         match names.levels.iter().position(|l| l == name) {
             Some(rank) => rank,
+            // An empty level list is reported once, where it is declared.
+            None if names.levels.is_empty() => 0,
             None => {
                 let msg = format!(
                     "unknown classification level `{name}`; the levels are {}",
@@ -519,7 +529,7 @@ impl Loader<'_> {
             Some(&ix) => ix,
             None => {
                 let msg = with_hint(
-                    format!("unknown agent `{name}`"),
+                    format!("unknown agent `{name}`; agents are declared under `agents`"),
                     name,
                     names.agents.keys().map(String::as_str),
                 );

@@ -19,6 +19,8 @@ pub enum Seg {
     Key(String),
     /// The second occurrence of a key in the same mapping (a duplicate).
     Duplicate(String),
+    /// The value of the n-th entry (0-based) of a mapping, whatever its key.
+    Entry(usize),
     Index(usize),
 }
 
@@ -82,7 +84,7 @@ pub fn parse_value(text: &str) -> Result<serde_json::Value, YamlError> {
 }
 
 fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
-    let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+    let (mut line, mut column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
     let mut message = e.to_string();
     if let Some(l) = e.location() {
         let suffix = format!(" at line {} column {}", l.line(), l.column());
@@ -90,26 +92,148 @@ fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
             message.replace_range(at..at + suffix.len(), "");
         }
     }
-    let (mut line, mut column) = (line, column);
-    if let Some((at, key)) = duplicate_field(&message) {
-        // serde points at the mapping; point at the second definition instead.
-        let mut path = parse_path(at);
-        path.push(Seg::Duplicate(key));
+    let mut relocate = |path: Vec<Seg>| {
         if let Some(pos) = locate(text, &path) {
             (line, column) = pos;
+        }
+    };
+    if let Some((at, key)) = duplicate_field(&message) {
+        // serde points at the mapping; point at the second definition instead.
+        relocate([parse_path(at), vec![Seg::Duplicate(key)]].concat());
+    } else if let Some(at) = message
+        .split_once(": ")
+        .filter(|(_, m)| m.contains("has exactly one key"))
+        .map(|(at, _)| at)
+    {
+        // A missing `-` between two steps: point at the second key.
+        relocate([parse_path(at), vec![Seg::Entry(1)]].concat());
+    }
+    // An unclosed bracket or quote is best shown where it opened.
+    for context in [
+        "while parsing a flow sequence at ",
+        "while parsing a flow mapping at ",
+        "while scanning a quoted scalar at ",
+    ] {
+        if let Some(pos) = message
+            .find(context)
+            .and_then(|at| parse_line_column(&message[at + context.len()..]))
+        {
+            (line, column) = pos;
+        }
+    }
+    if let Some(field) = message
+        .split("missing field `")
+        .nth(1)
+        .and_then(|r| r.split('`').next())
+    {
+        // A key indented too little is folded into the value before it: look for it in the rest of
+        // this mapping's block (lines indented more than its parent) and say so.
+        let mut misplaced = None;
+        for (i, l) in text.lines().enumerate().skip(line) {
+            let key = l.trim_start();
+            if key.is_empty() || key.starts_with('#') {
+                continue;
+            }
+            let col = l.len() - key.len() + 1;
+            if col + 2 <= column {
+                break;
+            }
+            if col < column && key.starts_with(&format!("{field}:")) {
+                misplaced = Some((i + 1, col));
+                break;
+            }
+        }
+        if let Some((l, c)) = misplaced {
+            message = format!(
+                "{message}: `{field}:` on this line is not part of that mapping; indent it like the mapping's other keys"
+            );
+            (line, column) = (l, c);
         }
     }
     if message.contains(" as u128, expected") || message.contains(" as i128, expected") {
         message = format!("{message}: the number is out of range");
     }
-    if message.starts_with("EOF while parsing") {
+    if message.contains("recursion limit exceeded") {
+        message = "values are nested too deeply (more than 128 levels)".to_string();
+    }
+    if message.contains("repetition limit exceeded") {
+        message =
+            "aliases expand to too many values (an alias bomb?); use fewer `*alias` references"
+                .to_string();
+        if let Some(pos) = first_alias(text) {
+            (line, column) = pos;
+        }
+    }
+    if message.contains("more than one document") {
+        message =
+            "a scenario file holds one YAML document; remove the second `---` or split the file"
+                .to_string();
+        if let Some(pos) = second_document(text) {
+            (line, column) = pos;
+        }
+    }
+    if !has_content(text) {
+        (line, column) = (1, 1);
         message = "the file is empty: a scenario needs `agents`, `callers` and `steps`".to_string();
     }
     YamlError {
         line,
         column,
-        message: add_serde_hint(message),
+        message: add_serde_hint(plain_types(message)),
     }
+}
+
+/// "line 8 column 15" at the start of `s`.
+fn parse_line_column(s: &str) -> Option<(usize, usize)> {
+    let rest = s.strip_prefix("line ")?;
+    let (line, rest) = rest.split_once(" column ")?;
+    let column: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((line.parse().ok()?, column.parse().ok()?))
+}
+
+/// Whether the text holds anything but blank lines and comments.
+fn has_content(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#') && l != "---" && l != "..."
+    })
+}
+
+/// The first `*alias` outside a quoted string, roughly: where an alias bomb starts expanding.
+fn first_alias(text: &str) -> Option<(usize, usize)> {
+    text.lines().enumerate().find_map(|(i, l)| {
+        let code = l.split(" #").next().unwrap_or(l);
+        code.char_indices()
+            .find(|&(j, c)| c == '*' && code[j + 1..].starts_with(|n: char| n.is_alphanumeric()))
+            .map(|(j, _)| (i + 1, code[..j].chars().count() + 1))
+    })
+}
+
+/// The `---` that starts a second document.
+fn second_document(text: &str) -> Option<(usize, usize)> {
+    let mut seen_content = false;
+    for (i, l) in text.lines().enumerate() {
+        if l == "---" || l.starts_with("--- ") {
+            if seen_content {
+                return Some((i + 1, 1));
+            }
+        } else if !l.trim().is_empty() && !l.trim_start().starts_with('#') {
+            seen_content = true;
+        }
+    }
+    None
+}
+
+/// serde names our Rust types (`struct ScenarioFile`); users wrote YAML mappings.
+fn plain_types(message: String) -> String {
+    let mut out = message;
+    while let Some(at) = out.find("struct ") {
+        let name_end = out[at + 7..]
+            .find(|c: char| !c.is_alphanumeric() && c != '_')
+            .map_or(out.len(), |e| at + 7 + e);
+        out.replace_range(at..name_end, "a mapping");
+    }
+    out
 }
 
 /// serde reports unknown keys and variants as "unknown field `x`, expected one of `a`, `b`";
@@ -214,13 +338,24 @@ impl<'de> Visitor<'de> for Probe<'_> {
         let Some((first, rest)) = self.path.split_first() else {
             return Err(de::Error::custom(PROBE));
         };
+        if let Seg::Entry(n) = first {
+            let mut i = 0;
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                if i == *n {
+                    return map.next_value_seed(Probe { path: rest });
+                }
+                map.next_value::<IgnoredAny>()?;
+                i += 1;
+            }
+            return Ok(());
+        }
         let (target, mut skip) = match first {
-            Seg::Key(k) => (k, 0),
-            Seg::Duplicate(k) => (k, 1),
-            Seg::Index(_) => return Ok(()),
+            Seg::Key(k) => (k.as_str(), 0),
+            Seg::Duplicate(k) => (k.as_str(), 1),
+            Seg::Index(_) | Seg::Entry(_) => return Ok(()),
         };
         while let Some(key) = map.next_key::<serde_yaml::Value>()? {
-            if key.as_str() == Some(target.as_str()) {
+            if key.as_str() == Some(target) {
                 if skip == 0 {
                     return map.next_value_seed(Probe { path: rest });
                 }

@@ -6,5 +6,6 @@ mod common;
 mod engine;
 mod goldens;
 mod invariants;
+mod malformed;
 mod properties;
 mod protocol;
