@@ -106,13 +106,14 @@ pub fn check_delegation(
             ),
         });
     }
-    let missing: Vec<&str> = card
-        .required_scopes
-        .iter()
-        .filter(|s| !caller.scopes.contains(s))
-        .map(|&s| names.name(s))
-        .collect();
-    if !missing.is_empty() {
+    let lacks = |s: &&crate::symbols::Sym| !caller.scopes.contains(s);
+    if card.required_scopes.iter().any(|s| lacks(&s)) {
+        let missing: Vec<&str> = card
+            .required_scopes
+            .iter()
+            .filter(lacks)
+            .map(|&s| names.name(s))
+            .collect();
         let list = missing
             .iter()
             .map(|s| format!("`{s}`"))

@@ -24,35 +24,41 @@ pub fn discover(
     limit: Option<usize>,
     agents: &[Agent],
 ) -> Vec<Ranked> {
-    let mut ranked: Vec<Ranked> = Vec::new();
-    if limit == Some(0) {
-        return ranked;
-    }
-    for (ix, card) in agents.iter().enumerate() {
-        if card.sym == caller.agent_id
-            || card.tenant != caller.tenant
-            || card.clearance < caller.classification
-        {
-            continue;
-        }
-        let score = score(card, tags);
-        if score > 0 {
-            ranked.push(Ranked { agent: ix, score });
-        }
-    }
-    let order = |a: &Ranked, b: &Ranked| -> Ordering {
+    let better = |a: &Ranked, b: &Ranked| -> Ordering {
         b.score
             .cmp(&a.score)
             .then_with(|| agents[a.agent].name().cmp(agents[b.agent].name()))
     };
-    match limit {
-        Some(k) if k < ranked.len() => {
-            ranked.select_nth_unstable_by(k - 1, order);
-            ranked.truncate(k);
+    let candidates = agents.iter().enumerate().filter_map(|(ix, card)| {
+        let usable = card.sym != caller.agent_id
+            && card.tenant == caller.tenant
+            && card.clearance >= caller.classification;
+        let score = if usable { score(card, tags) } else { 0 };
+        (score > 0).then_some(Ranked { agent: ix, score })
+    });
+    let mut ranked: Vec<Ranked> = match limit {
+        // Keep only the best `k` while scanning: memory is bounded by the limit, not the directory.
+        Some(k) => {
+            let mut best: Vec<Ranked> = Vec::with_capacity(k.min(agents.len()));
+            for r in candidates {
+                if best.len() == k {
+                    match best.last() {
+                        Some(worst) if better(&r, worst) == Ordering::Less => {
+                            best.pop();
+                        }
+                        _ => continue,
+                    }
+                }
+                let at = best.partition_point(|x| better(x, &r) == Ordering::Less);
+                best.insert(at, r);
+            }
+            best
         }
-        _ => {}
+        None => candidates.collect(),
+    };
+    if limit.is_none() {
+        ranked.sort_unstable_by(better);
     }
-    ranked.sort_unstable_by(order);
     ranked
 }
 

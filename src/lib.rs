@@ -6,6 +6,7 @@
 
 pub mod adapter;
 pub mod admission;
+pub mod bench_support;
 pub mod card;
 pub mod card_file;
 pub mod chain;

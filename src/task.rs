@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use smallvec::SmallVec;
+
 use crate::chain::ChainRef;
 use crate::push::Secret;
 use crate::scenario::{AgentIx, ArtifactSpec, Level};
@@ -99,9 +101,11 @@ pub struct Task<'s> {
     /// The classification of the caller's data; it travels with every nested delegation.
     pub classification: Level,
     pub state: TaskState,
-    pub history: Vec<StatusEntry>,
-    pub messages: Vec<Message<'s>>,
-    pub artifacts: Vec<Artifact<'s>>,
+    /// The status history: append-only, stored inline while short (the common path of
+    /// submitted → working → completed allocates nothing).
+    pub history: SmallVec<[StatusEntry; 4]>,
+    pub messages: SmallVec<[Message<'s>; 1]>,
+    pub artifacts: SmallVec<[Artifact<'s>; 1]>,
     /// The handler step to run next.
     pub pc: usize,
     pub push: Option<PushConfig>,

@@ -42,6 +42,8 @@ pub struct World<'s> {
     caller_chains: Vec<ChainRef>,
     /// Each driver caller's own chain.
     caller_upstream: Vec<ChainRef>,
+    /// The handler stack, kept between runs so it is allocated once.
+    frames: Vec<Frame>,
 }
 
 /// Runs every step of the scenario.
@@ -67,6 +69,7 @@ enum Advance {
     Delegated { child: TaskIx, call: CallId },
 }
 
+#[derive(Debug)]
 struct Frame {
     task: TaskIx,
     call: CallId,
@@ -82,21 +85,29 @@ impl<'s> World<'s> {
             caller_upstream.push(upstream);
             caller_chains.push(chains.push(upstream, c.sym));
         }
+        // Room for the common case (one task per send, a handful of events each), so the big logs
+        // do not regrow and copy themselves while the run goes.
+        let sends = scenario
+            .steps
+            .iter()
+            .filter(|s| matches!(s, Step::Send(_)))
+            .count();
         World {
             scenario,
             ids: Ids::default(),
-            tasks: Vec::new(),
+            tasks: Vec::with_capacity(sends),
             chains,
             steps: Vec::with_capacity(scenario.steps.len()),
             denials: Vec::new(),
             errors: Vec::new(),
             pushes: Vec::new(),
             push_urls: Vec::new(),
-            calls: Vec::new(),
-            events: Vec::new(),
+            calls: Vec::with_capacity(sends),
+            events: Vec::with_capacity(sends * 5),
             alias_tasks: vec![None; scenario.aliases.len()],
             caller_chains,
             caller_upstream,
+            frames: Vec::new(),
         }
     }
 
@@ -359,13 +370,13 @@ impl<'s> World<'s> {
             parent,
             classification,
             state: TaskState::Submitted,
-            history: vec![StatusEntry {
+            history: smallvec::smallvec![StatusEntry {
                 tick,
                 state: TaskState::Submitted,
-                message: Some(0),
+                message: Some(0)
             }],
-            messages: vec![message],
-            artifacts: Vec::new(),
+            messages: smallvec::smallvec![message],
+            artifacts: smallvec::SmallVec::new(),
             pc: 0,
             push: None,
         });
@@ -458,7 +469,8 @@ impl<'s> World<'s> {
     /// terminal state. Nesting uses an explicit stack, so depth is bounded by the file, not by the
     /// thread's stack.
     fn run_handler(&mut self, step: usize, task: TaskIx, call: CallId) {
-        let mut stack = vec![Frame { task, call }];
+        let mut stack = std::mem::take(&mut self.frames);
+        stack.push(Frame { task, call });
         let mut finished_child: Option<TaskIx> = None;
         while let Some(frame) = stack.last() {
             let (task, call) = (frame.task, frame.call);
@@ -478,6 +490,7 @@ impl<'s> World<'s> {
                 }
             }
         }
+        self.frames = stack;
     }
 
     /// After a nested task stopped: did the delegation succeed? If not, a paused child is canceled

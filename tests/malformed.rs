@@ -90,7 +90,7 @@ const ROWS: &[Row] = &[
 
     // Dangling references: at the reference.
     row("dangling-caller.yaml", 18, Some(19), "unknown caller `orchestrater`"),
-    row("dangling-agent-to.yaml", 17, Some(38), "unknown agent `screner` (did you mean `screener`?)"),
+    row("dangling-agent-to.yaml", 17, Some(38), "unknown agent `screner`; agents are declared under `agents` (did you mean `screener`?)"),
     row("dangling-agent-delegate.yaml", 11, Some(24), "unknown agent `payments-agent`"),
     row("dangling-agent-set-push-config.yaml", 18, Some(65), "unknown agent `payments-agent`"),
     row("dangling-alias-task.yaml", 18, Some(42), "unknown alias `frist`"),
