@@ -156,5 +156,6 @@ pub fn parse(doc: &Value) -> Result<Card, String> {
         push_notifications,
         skills,
         source: Some(doc.clone()),
+        file: None,
     })
 }

@@ -509,10 +509,14 @@ fn card_cmd(file: &std::path::Path, agent: Option<&str>, version: A2aVersion, li
     };
     let mut out = std::io::stdout().lock();
     if list {
+        // One agent a line; a card taken from a file adds a tab and the file.
         let names: String = scenario
             .agents
             .iter()
-            .map(|a| format!("{}\n", a.name()))
+            .map(|a| match &a.card.file {
+                Some(f) => format!("{}\t{f}\n", a.name()),
+                None => format!("{}\n", a.name()),
+            })
             .collect();
         return finish(out.write_all(names.as_bytes()), 0);
     }

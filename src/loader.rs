@@ -353,6 +353,7 @@ impl Loader<'_> {
                         format!("agent `{name}` takes its card from `{card_path}`, whose name is `{}`; drop `name` or make them equal", card.name),
                     );
             }
+            card.file = Some(card_path.clone());
             for skill in &mut card.skills {
                 skill.tag_set = self.tag_set(&skill.tags);
             }
@@ -428,6 +429,7 @@ impl Loader<'_> {
             push_notifications: caps.and_then(|c| c.push_notifications).unwrap_or(false),
             skills,
             source: None,
+            file: None,
         }
     }
 
@@ -441,6 +443,7 @@ impl Loader<'_> {
             push_notifications: false,
             skills: Vec::new(),
             source: None,
+            file: None,
         }
     }
 

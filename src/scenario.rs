@@ -89,6 +89,8 @@ pub struct Card {
     pub skills: Vec<Skill>,
     /// The card file's own JSON, when the agent's card came from a file.
     pub source: Option<serde_json::Value>,
+    /// That file's path, as the scenario names it.
+    pub file: Option<String>,
 }
 
 #[derive(Debug, Clone)]
