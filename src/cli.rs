@@ -50,6 +50,9 @@ enum Command {
         /// How problems are printed on stderr.
         #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
         error_format: ErrorFormat,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Compare each scenario's JSON report with its golden file (X.golden.json beside X.yaml).
     Test {
@@ -173,7 +176,12 @@ pub fn main() -> i32 {
         Command::Check {
             paths,
             error_format,
-        } => check(&paths, error_format),
+            jobs,
+        } => check(
+            &paths,
+            error_format,
+            jobs.unwrap_or_else(corpus::default_jobs),
+        ),
         Command::Test {
             paths,
             bless,
@@ -311,7 +319,7 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
     }
 }
 
-fn check(paths: &[PathBuf], format: ErrorFormat) -> i32 {
+fn check(paths: &[PathBuf], format: ErrorFormat, jobs: usize) -> i32 {
     let files = match corpus::expand(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -324,7 +332,7 @@ fn check(paths: &[PathBuf], format: ErrorFormat) -> i32 {
         let mut v = Vec::with_capacity(files.len());
         corpus::for_each_ordered(
             &files,
-            corpus::default_jobs(),
+            jobs,
             |f| loader::load_path(f).err(),
             |_, r| v.push(r),
         );

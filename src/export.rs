@@ -143,8 +143,8 @@ pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::R
     // In 0.3 the call's last status update is marked `final`.
     let mut last_status: Vec<Option<usize>> = vec![None; w.calls.len()];
     for (i, e) in w.events.iter().enumerate() {
-        if matches!(e.kind, EventKind::Status(_)) {
-            last_status[e.call] = Some(i);
+        if matches!(e.kind(), EventKind::Status(_)) {
+            last_status[e.call()] = Some(i);
         }
     }
     for (i, e) in w.events.iter().enumerate() {
@@ -152,10 +152,10 @@ pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::R
             w,
             v,
             i,
-            e.call,
-            e.task,
-            e.kind,
-            last_status[e.call] == Some(i),
+            e.call(),
+            e.task(),
+            e.kind(),
+            last_status[e.call()] == Some(i),
         );
         serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::other)?;
         out.write_all(b"\n")?;

@@ -90,11 +90,74 @@ pub struct Call {
 pub type CallId = usize;
 
 /// One stream event. Snapshots are prefixes of the task's append-only logs.
+/// Stored packed (24 bytes): a run records several events per delegation.
 #[derive(Debug, Clone, Copy)]
 pub struct Event {
-    pub call: CallId,
-    pub task: TaskIx,
-    pub kind: EventKind,
+    call: u32,
+    task: u32,
+    kind: Packed,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Packed {
+    Task {
+        history: u32,
+        messages: u32,
+        artifacts: u32,
+    },
+    Status(u32),
+    Message(u32),
+    Artifact(u32),
+}
+
+impl Event {
+    pub fn new(call: CallId, task: TaskIx, kind: EventKind) -> Event {
+        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        let kind = match kind {
+            EventKind::Task {
+                history,
+                messages,
+                artifacts,
+            } => Packed::Task {
+                history: n(history),
+                messages: n(messages),
+                artifacts: n(artifacts),
+            },
+            EventKind::Status(i) => Packed::Status(n(i)),
+            EventKind::Message(i) => Packed::Message(n(i)),
+            EventKind::Artifact(i) => Packed::Artifact(n(i)),
+        };
+        Event {
+            call: n(call),
+            task: n(task),
+            kind,
+        }
+    }
+
+    pub fn call(&self) -> CallId {
+        self.call as usize
+    }
+
+    pub fn task(&self) -> TaskIx {
+        self.task as usize
+    }
+
+    pub fn kind(&self) -> EventKind {
+        match self.kind {
+            Packed::Task {
+                history,
+                messages,
+                artifacts,
+            } => EventKind::Task {
+                history: history as usize,
+                messages: messages as usize,
+                artifacts: artifacts as usize,
+            },
+            Packed::Status(i) => EventKind::Status(i as usize),
+            Packed::Message(i) => EventKind::Message(i as usize),
+            Packed::Artifact(i) => EventKind::Artifact(i as usize),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

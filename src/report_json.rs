@@ -160,7 +160,7 @@ impl Serialize for ResultJson<'_, '_> {
                     let c = &w.calls[*call];
                     let events = w.events[c.first_event..c.end_event]
                         .iter()
-                        .filter(move |e| e.call == *call)
+                        .filter(move |e| e.call() == *call)
                         .map(|e| EventJson(w, e));
                     m.serialize_entry("events", &Seq(events))?;
                 }
@@ -192,18 +192,18 @@ struct EventJson<'a, 's>(&'a World<'s>, &'a Event);
 impl Serialize for EventJson<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let EventJson(w, e) = *self;
-        let t = &w.tasks[e.task];
+        let t = &w.tasks[e.task()];
         let mut m = s.serialize_map(None)?;
-        match e.kind {
+        match e.kind() {
             EventKind::Task { history, .. } => {
                 m.serialize_entry("event", "task")?;
-                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
+                m.serialize_entry("task", &Id("task-", e.task() as u64 + 1))?;
                 m.serialize_entry("state", t.history[history - 1].state.as_str())?;
             }
             EventKind::Status(h) => {
                 let entry = &t.history[h];
                 m.serialize_entry("event", "status")?;
-                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
+                m.serialize_entry("task", &Id("task-", e.task() as u64 + 1))?;
                 m.serialize_entry("tick", &entry.tick)?;
                 m.serialize_entry("state", entry.state.as_str())?;
                 if let Some(msg) = entry.message {
@@ -212,13 +212,13 @@ impl Serialize for EventJson<'_, '_> {
             }
             EventKind::Message(i) => {
                 m.serialize_entry("event", "message")?;
-                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
+                m.serialize_entry("task", &Id("task-", e.task() as u64 + 1))?;
                 m.serialize_entry("message_id", &Id("msg-", t.messages[i].id))?;
                 m.serialize_entry("text", &*t.messages[i].text)?;
             }
             EventKind::Artifact(i) => {
                 m.serialize_entry("event", "artifact")?;
-                m.serialize_entry("task", &Id("task-", e.task as u64 + 1))?;
+                m.serialize_entry("task", &Id("task-", e.task() as u64 + 1))?;
                 m.serialize_entry("artifact_id", &Id("artifact-", t.artifacts[i].id))?;
             }
         }

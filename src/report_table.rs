@@ -212,10 +212,10 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
                 let c = &world.calls[*call];
                 let events: Vec<String> = world.events[c.first_event..c.end_event]
                     .iter()
-                    .filter(|e| e.call == *call)
+                    .filter(|e| e.call() == *call)
                     .map(|e| {
-                        let t = &world.tasks[e.task];
-                        match e.kind {
+                        let t = &world.tasks[e.task()];
+                        match e.kind() {
                             EventKind::Task { history, .. } => {
                                 format!("task {}", t.history[history - 1].state)
                             }

@@ -404,7 +404,7 @@ impl<'s> World<'s> {
             messages: t.messages.len(),
             artifacts: t.artifacts.len(),
         };
-        self.events.push(Event { call, task, kind });
+        self.events.push(Event::new(call, task, kind));
     }
 
     /// The only way a state changes: checks the lifecycle table, appends one history entry at the
@@ -450,11 +450,8 @@ impl<'s> World<'s> {
             });
         }
         if let Some(call) = call {
-            self.events.push(Event {
-                call,
-                task,
-                kind: EventKind::Status(entry),
-            });
+            self.events
+                .push(Event::new(call, task, EventKind::Status(entry)));
         }
         Ok(())
     }
@@ -591,11 +588,8 @@ impl<'s> World<'s> {
                         data: None,
                     });
                     let ix = t.messages.len() - 1;
-                    self.events.push(Event {
-                        call,
-                        task,
-                        kind: EventKind::Message(ix),
-                    });
+                    self.events
+                        .push(Event::new(call, task, EventKind::Message(ix)));
                 }
                 HandlerStep::Artifact(spec) => {
                     self.ids.artifact += 1;
@@ -605,11 +599,8 @@ impl<'s> World<'s> {
                         spec,
                     });
                     let ix = t.artifacts.len() - 1;
-                    self.events.push(Event {
-                        call,
-                        task,
-                        kind: EventKind::Artifact(ix),
-                    });
+                    self.events
+                        .push(Event::new(call, task, EventKind::Artifact(ix)));
                 }
                 HandlerStep::Delegate(d) => match self.delegate(step, task, d) {
                     Ok((child, child_call)) => {

@@ -86,7 +86,7 @@ fn stream_calls_open_and_end_with_the_task_and_mark_the_last_status_final() {
         let mine: Vec<&serde_json::Value> = events
             .iter()
             .zip(&w.events)
-            .filter(|(_, e)| e.call == call)
+            .filter(|(_, e)| e.call() == call)
             .map(|(j, _)| j)
             .collect();
         assert_eq!(mine.first().unwrap()["kind"], "task");

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""End-to-end performance checks of a2a-sim, with the targets they must meet.
+
+    python3 scripts/bench.py            # everything (a few minutes on 2 cores)
+    python3 scripts/bench.py --quick    # smaller inputs, fewer repeats
+
+Builds the release binaries, generates seeded synthetic scenarios with `a2a-sim-gen` into
+target/bench/, times whole commands (best of N wall-clock runs), and prints each figure with its
+target and PASS/FAIL. Instruction counts come from valgrind's callgrind when it is installed.
+Exit status 1 when a target is missed.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "target", "bench")
+BIN = os.path.join(ROOT, "target", "release")
+QUICK = "--quick" in sys.argv
+REPEAT = 3 if QUICK else 5
+results = []
+
+
+def sh(*args, stdout=subprocess.DEVNULL, **kw):
+    return subprocess.run(args, check=True, stdout=stdout, stderr=subprocess.PIPE, **kw)
+
+
+def best(cmd, repeat=REPEAT):
+    """Best wall-clock time of `cmd` over `repeat` runs, output discarded."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        sh(*cmd)
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def peak_kb(cmd):
+    """Peak resident memory of `cmd`, from GNU time."""
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+    return int(r.stderr.strip().splitlines()[-1])
+
+
+def gen(name, *flags):
+    path = os.path.join(OUT, name)
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            sh(os.path.join(BIN, "a2a-sim-gen"), *flags, stdout=f)
+    return path
+
+
+def report(what, value, target, ok):
+    results.append(ok)
+    print(f"{'PASS' if ok else 'FAIL'}  {what}: {value}  (target: {target})", flush=True)
+
+
+def sim(*args):
+    return [os.path.join(BIN, "a2a-sim"), *args]
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    sh("cargo", "build", "--release", "--quiet", "--bins", "--examples", cwd=ROOT)
+    print(f"machine: {os.cpu_count()} cores; best of {REPEAT} runs\n", flush=True)
+
+    # 1. Core throughput: the common delegation path, engine only, one thread.
+    n = 100_000
+    out = sh(os.path.join(BIN, "examples", "delegations"), str(n), str(REPEAT * 4), stdout=subprocess.PIPE, text=True).stdout
+    first, rate = (float(x) for x in re.findall(r"([0-9.]+) delegations/s", out))
+    report(f"core throughput, {n:,} delegations a run, one thread", f"{rate:,.0f} delegations/s (first run, on fresh memory: {first:,.0f}/s)",
+           ">= 2,000,000/s", rate >= 2_000_000)
+    if shutil.which("valgrind"):
+        counts = []
+        for k in (10_000, 20_000):
+            r = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=a2a_sim::world::run*",
+                 os.path.join(BIN, "examples", "delegations"), str(k)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+            counts.append(int(re.search(r"Collected : (\d+)", r.stderr).group(1)))
+        per = (counts[1] - counts[0]) / 10_000
+        print(f"info  instructions per delegation (callgrind, world::run only): {per:,.0f}", flush=True)
+
+    # 2. End to end: run --format json costs at most 2x check on 100,000 steps over 200 agents.
+    steps = 20_000 if QUICK else 100_000
+    big = gen(f"gen-{steps}.yaml", "--seed", "1", "--agents", "200", "--steps", str(steps))
+    check = best(sim("check", big))
+    run = best(sim("run", "--format", "json", big))
+    report(f"run/check on {steps:,} steps, 200 agents", f"{run:.3f}s / {check:.3f}s = {run / check:.2f}x", "<= 2x", run <= 2 * check)
+
+    # 3. Linear histories: 10x the status changes of one task costs at most 12x, end to end.
+    h = 2_000 if QUICK else 10_000
+    small = gen(f"history-{h}.yaml", "--seed", "1", "--history", str(h))
+    large = gen(f"history-{h * 10}.yaml", "--seed", "1", "--history", str(h * 10))
+    t1 = best(sim("run", "--format", "json", small))
+    t10 = best(sim("run", "--format", "json", large))
+    report(f"history {h:,} -> {h * 10:,} status changes", f"{t1:.3f}s -> {t10:.3f}s = {t10 / t1:.1f}x", "<= 12x", t10 <= 12 * t1)
+
+    # 5. Corpora: 1,000 scenarios of about 50 steps, --jobs 2 against --jobs 1.
+    files = 300 if QUICK else 1_000
+    corpus = os.path.join(OUT, f"corpus-{files}")
+    if not os.path.isdir(corpus):
+        os.makedirs(corpus)
+        for i in range(files):
+            with open(os.path.join(corpus, f"s{i:04}.yaml"), "w") as f:
+                sh(os.path.join(BIN, "a2a-sim-gen"), "--seed", str(i + 1), "--agents", "20", "--steps", "50", stdout=f)
+    for cmd in (["run", "--format", "json"], ["check"]):
+        one = best(sim(*cmd, "--jobs", "1", corpus) if cmd[0] == "run" else sim(*cmd, corpus, "--jobs", "1"))
+        two = best(sim(*cmd, "--jobs", "2", corpus) if cmd[0] == "run" else sim(*cmd, corpus, "--jobs", "2"))
+        report(f"{cmd[0]} over {files:,} scenarios, 1 -> 2 jobs", f"{one:.3f}s -> {two:.3f}s = {one / two:.2f}x faster",
+               ">= 1.7x", one / two >= 1.7)
+
+    # 6. Memory: peak RSS grows linearly with the scenario.
+    half = gen(f"gen-{steps // 2}.yaml", "--seed", "1", "--agents", "200", "--steps", str(steps // 2))
+    m_half = peak_kb(sim("run", "--format", "json", half))
+    m_full = peak_kb(sim("run", "--format", "json", big))
+    per_100k = m_full / steps * 100_000 / 1024
+    report(f"peak memory, {steps // 2:,} -> {steps:,} steps", f"{m_half / 1024:.0f} MiB -> {m_full / 1024:.0f} MiB ({m_full / m_half:.2f}x); {per_100k:.0f} MiB per 100,000 steps",
+           "about 2x (linear)", m_full / m_half <= 2.3)
+
+    print(f"\n{sum(results)} passed, {len(results) - sum(results)} failed")
+    print("discovery (4.) and the engine benches: cargo bench --bench engine")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
