@@ -277,40 +277,59 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut status = 0;
     let mut io_error = None;
-    let mut report = |r: Result<std::io::Result<()>, Rendered>, out: &mut dyn Write| match r {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => io_error = io_error.take().or(Some(e)),
-        Err(Rendered::Output(bytes)) => {
-            if let Err(e) = out.write_all(&bytes) {
-                io_error = io_error.take().or(Some(e));
-            }
-        }
-        Err(Rendered::LoadError(e)) => {
+    // Writes what a file's rendering produced and reports its problems; hands back a rendered
+    // buffer for reuse.
+    let mut settle =
+        |r: Result<std::io::Result<()>, Rendered>, out: &mut dyn Write| -> Option<Vec<u8>> {
+            let problem = match r {
+                Ok(Ok(())) => return None,
+                Ok(Err(e)) => {
+                    io_error = io_error.take().or(Some(e));
+                    return None;
+                }
+                Err(Rendered::Output(bytes)) => {
+                    if let Err(e) = out.write_all(&bytes) {
+                        io_error = io_error.take().or(Some(e));
+                    }
+                    return Some(bytes);
+                }
+                Err(Rendered::LoadError(e)) => e.to_string(),
+                Err(Rendered::ExportError(e)) => e,
+            };
             let _ = out.flush();
-            eprintln!("{e}");
+            eprintln!("{problem}");
             status = EXIT_LOAD;
-        }
-        Err(Rendered::ExportError(e)) => {
-            let _ = out.flush();
-            eprintln!("{e}");
-            status = EXIT_LOAD;
-        }
-    };
+            None
+        };
     if jobs <= 1 || files.len() <= 1 {
         // Straight to stdout as it is rendered.
         for file in &files {
             let r = render(file, format, version, layout, &mut out);
-            report(r, &mut out);
+            settle(r, &mut out);
         }
     } else {
+        // Each file renders into a buffer (output must stay in input order); written buffers go
+        // back to a pool, so the workers do not keep mapping and unmapping fresh memory.
+        let pool: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
         let work = |file: &PathBuf| {
-            let mut buf = Vec::new();
+            let mut buf = pool
+                .lock()
+                .ok()
+                .and_then(|mut p| p.pop())
+                .unwrap_or_default();
             match render(file, format, version, layout, &mut buf) {
                 Ok(_) => Err(Rendered::Output(buf)),
                 Err(e) => Err(e),
             }
         };
-        corpus::for_each_ordered(&files, jobs, work, |_, r| report(r, &mut out));
+        corpus::for_each_ordered(&files, jobs, work, |_, r| {
+            if let Some(mut buf) = settle(r, &mut out) {
+                buf.clear();
+                if let Ok(mut p) = pool.lock() {
+                    p.push(buf);
+                }
+            }
+        });
     }
     let flushed = out.flush();
     match io_error.map_or(flushed, Err) {
