@@ -315,3 +315,80 @@ fn ids_are_numeric_in_creation_order() {
         .collect();
     assert_eq!(ids[8..], ["task-9", "task-10", "task-11"]);
 }
+
+#[test]
+fn context_of_may_name_any_earlier_task_and_a_new_push_config_replaces_the_old() {
+    let s = load(&one_agent(
+        "[working, input_required, working, completed]",
+        r#"
+  - send: {caller: orchestrator, to: screener, text: go, as: t, push: {url: "https://hooks.acme.example/old", token: a}}
+  - send: {caller: intruder, to: screener, text: join, context_of: t, as: u}
+  - set_push_config: {caller: orchestrator, task: t, url: "https://hooks.acme.example/new", token: b}
+  - reply: {caller: orchestrator, task: t, text: more}
+"#,
+    ));
+    let w = world::run(&s);
+    // A context id is a correlation key, not a credential.
+    assert_eq!(w.tasks[1].context, w.tasks[0].context);
+    let urls: Vec<&str> = w
+        .pushes
+        .iter()
+        .filter(|p| p.task == 0)
+        .map(|p| w.push_urls[p.url].as_str())
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "https://hooks.acme.example/old",
+            "https://hooks.acme.example/old",
+            "https://hooks.acme.example/new",
+            "https://hooks.acme.example/new"
+        ]
+    );
+}
+
+#[test]
+fn errors_within_a_step_come_in_the_order_they_happen() {
+    let yaml = r#"
+policy: {push_allowed_hosts: [hooks.acme.example]}
+agents:
+  - {name: payments, tenant: acme, clearance: restricted, capabilities: {push_notifications: true}, skills: [{id: p, tags: [pay]}],
+     handler: [working, {delegate: {to: screener, text: screen, on_error: continue}}, {completed: done}, working]}
+  - {name: screener, tenant: acme, clearance: restricted, skills: [{id: s, tags: [x]}], handler: [working, {completed: x}, failed]}
+  - {name: broken, tenant: acme, clearance: restricted, skills: [{id: b, tags: [x]}], handler: [completed]}
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - send: {caller: orchestrator, to: payments, text: pay, push: {url: "http://hooks.acme.example/", token: t}}
+"#;
+    let s = load(yaml);
+    let w = world::run(&s);
+    assert_eq!(
+        error_codes(&w),
+        ["host_not_allowed"],
+        "steps after a terminal state do not run"
+    );
+    let nested_first = yaml
+        .replace("to: screener, text: screen", "to: broken, text: screen")
+        .replace(
+            "{completed: done}, working",
+            "working, {completed: done}, working",
+        );
+    let s = load(&nested_first);
+    let w = world::run(&s);
+    // working -> working is illegal too: the parent's own bug comes after its child's.
+    assert_eq!(
+        error_codes(&w),
+        [
+            "host_not_allowed",
+            "illegal_transition",
+            "illegal_transition"
+        ]
+    );
+    assert_eq!(
+        w.errors[1].task,
+        Some(1),
+        "the nested task's handler error first"
+    );
+    assert_eq!(w.errors[2].task, Some(0), "then its parent's");
+}
