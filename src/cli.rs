@@ -251,11 +251,10 @@ fn render(
         Format::A2a => export::write_tasks(&world, version, out),
         Format::A2aStream => export::write_stream(&world, version, out),
         Format::Acp => {
-            let mut buf = Vec::new();
-            export::write_runs(&world, &mut buf).map_err(|e| {
+            // Refuses, naming the rule, before it writes anything.
+            return export::write_runs(&world, out).map(Ok).map_err(|e| {
                 Rendered::ExportError(format!("{}: cannot export as ACP: {e}", file.display()))
-            })?;
-            out.write_all(&buf)
+            });
         }
     })
 }

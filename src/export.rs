@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::adapter::{self, InternalTask, Outputs, RunTimes};
 use crate::protocol::A2aVersion;
 use crate::record::{CallId, EventKind};
+use crate::report_json::{Seq, write_pretty};
 use crate::task::{Role, Task, TaskIx, task_id};
 use crate::timestamp::format_utc;
 use crate::world::World;
@@ -125,16 +126,10 @@ fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
 }
 
 /// `run --format a2a`: every task, in creation order, as one JSON array.
+/// Tasks are built one at a time as the array is written, never all at once.
 pub fn write_tasks(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
-    let tasks: Vec<Value> = (0..w.tasks.len())
-        .map(|ix| task_json(w, v, ix, Prefix::whole(&w.tasks[ix])))
-        .collect();
-    write_pretty(&Value::Array(tasks), out)
-}
-
-fn write_pretty(v: &Value, out: &mut dyn Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, v).map_err(std::io::Error::other)?;
-    out.write_all(b"\n")
+    let tasks = (0..w.tasks.len()).map(|ix| task_json(w, v, ix, Prefix::whole(&w.tasks[ix])));
+    write_pretty(&Seq(tasks), out)
 }
 
 /// `run --format a2a-stream`: every stream event of the run, one JSON object a line, in the order
@@ -269,21 +264,34 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
 
 /// `run --format acp`: every task as an ACP Run. Fails, naming the rule, on a task ACP cannot carry.
 pub fn write_runs(w: &World, out: &mut dyn Write) -> Result<(), String> {
-    let mut runs = Vec::with_capacity(w.tasks.len());
-    for (ix, t) in w.tasks.iter().enumerate() {
+    // Refuse before writing anything: every task must be one ACP can carry.
+    for ix in 0..w.tasks.len() {
+        let agent = w.scenario.agents[w.tasks[ix].agent].name();
+        if !adapter::is_acp_agent_name(agent) {
+            let e = adapter::internal_to_acp(&internal(w, ix), &RunTimes::default()).err();
+            return Err(format!(
+                "{}: {}",
+                task_id(ix),
+                e.map(|e| e.to_string()).unwrap_or_default()
+            ));
+        }
+    }
+    let runs = (0..w.tasks.len()).map(|ix| {
+        let t = &w.tasks[ix];
         let created_at = t.history.first().map(|h| timestamp(w, h.tick));
         let finished_at = t
             .state
             .is_terminal()
             .then(|| t.history.last().map(|h| timestamp(w, h.tick)))
             .flatten();
-        let times = RunTimes {
-            created_at,
-            finished_at,
-        };
-        let run = adapter::internal_to_acp(&internal(w, ix), &times)
-            .map_err(|e| format!("{}: {e}", task_id(ix)))?;
-        runs.push(run);
-    }
-    write_pretty(&Value::Array(runs), out).map_err(|e| e.to_string())
+        adapter::internal_to_acp(
+            &internal(w, ix),
+            &RunTimes {
+                created_at,
+                finished_at,
+            },
+        )
+        .unwrap_or(Value::Null)
+    });
+    write_pretty(&Seq(runs), out).map_err(|e| e.to_string())
 }

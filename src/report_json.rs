@@ -25,6 +25,16 @@ pub fn write(world: &World, out: &mut dyn Write) -> std::io::Result<()> {
     chunks.flush()
 }
 
+/// Writes any serialisable value pretty-printed (the report's layout) and a newline, as it is
+/// rendered.
+pub(crate) fn write_pretty<T: Serialize>(value: &T, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut chunks = ChunkWriter::new(out);
+    let mut ser = serde_json::Serializer::with_formatter(&mut chunks, Pretty::default());
+    value.serialize(&mut ser).map_err(std::io::Error::other)?;
+    chunks.write_all(b"\n")?;
+    chunks.flush()
+}
+
 /// Buffers the serializer's many small writes in a concrete type (so they inline) and hands the
 /// output on in chunks: the report streams out without being built whole.
 pub struct ChunkWriter<'a> {
@@ -187,7 +197,7 @@ impl Serialize for Report<'_, '_> {
 }
 
 /// A sequence serialised from an iterator, without collecting it.
-struct Seq<I>(I);
+pub(crate) struct Seq<I>(pub(crate) I);
 
 impl<I: Iterator<Item = T> + Clone, T: Serialize> Serialize for Seq<I> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
