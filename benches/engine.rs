@@ -61,7 +61,15 @@ fn discovery(c: &mut Criterion) {
         };
         g.throughput(Throughput::Elements(cards as u64));
         g.bench_with_input(BenchmarkId::new("rank_top10", cards), &cards, |b, _| {
-            b.iter(|| black_box(discover(&ctx, black_box(&tags), Some(10), &s.agents)))
+            b.iter(|| {
+                black_box(discover(
+                    &ctx,
+                    black_box(&tags),
+                    Some(10),
+                    &s.directory,
+                    &s.agents,
+                ))
+            })
         });
     }
     g.finish();

@@ -13,6 +13,66 @@ pub struct Ranked {
     pub score: u32,
 }
 
+/// The cards' discovery facts in flat arrays, built once per scenario: a query walks them in
+/// order, touching no card, skill or string until a card matches, so its cost stays linear in
+/// cards × skills however large the directory.
+#[derive(Debug, Default)]
+pub struct Directory {
+    cards: Vec<Entry>,
+    /// Each skill's tag set: a range of `tags`.
+    skills: Vec<(u32, u32)>,
+    tags: Vec<Sym>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    sym: Sym,
+    tenant: Sym,
+    clearance: u32,
+    /// Position in name order: ties break on it without touching the names.
+    name_rank: u32,
+    /// A range of `skills`.
+    skills: (u32, u32),
+}
+
+impl Directory {
+    pub fn new(agents: &[Agent]) -> Directory {
+        let mut d = Directory::default();
+        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        for a in agents {
+            let first = d.skills.len();
+            for skill in &a.card.skills {
+                let start = d.tags.len();
+                d.tags.extend_from_slice(&skill.tag_set);
+                d.skills.push((n(start), n(d.tags.len())));
+            }
+            d.cards.push(Entry {
+                sym: a.sym,
+                tenant: a.tenant,
+                clearance: n(a.clearance),
+                name_rank: 0,
+                skills: (n(first), n(d.skills.len())),
+            });
+        }
+        let mut by_name: Vec<usize> = (0..agents.len()).collect();
+        by_name.sort_by(|&a, &b| agents[a].name().cmp(agents[b].name()));
+        for (rank, ix) in by_name.into_iter().enumerate() {
+            d.cards[ix].name_rank = n(rank);
+        }
+        d
+    }
+
+    /// The best single skill's overlap, not the sum: a specialist with one exact match outranks
+    /// a generalist with many weak ones.
+    fn score(&self, card: &Entry, tags: &[Sym]) -> u32 {
+        self.skills[card.skills.0 as usize..card.skills.1 as usize]
+            .iter()
+            .map(|&(a, b)| overlap(&self.tags[a as usize..b as usize], tags))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Cards the caller may use, best first; ties by name. `tags` is a sorted set.
 ///
 /// Exclusions (the caller itself, another tenant, cleared below the data) are applied while the
@@ -22,18 +82,24 @@ pub fn discover(
     caller: &CallerContext,
     tags: &[Sym],
     limit: Option<usize>,
+    directory: &Directory,
     agents: &[Agent],
 ) -> Vec<Ranked> {
+    let cards = &directory.cards;
     let better = |a: &Ranked, b: &Ranked| -> Ordering {
         b.score
             .cmp(&a.score)
-            .then_with(|| agents[a.agent].name().cmp(agents[b.agent].name()))
+            .then_with(|| cards[a.agent].name_rank.cmp(&cards[b.agent].name_rank))
     };
-    let candidates = agents.iter().enumerate().filter_map(|(ix, card)| {
+    let candidates = directory.cards.iter().enumerate().filter_map(|(ix, card)| {
         let usable = card.sym != caller.agent_id
             && card.tenant == caller.tenant
-            && card.clearance >= caller.classification;
-        let score = if usable { score(card, tags) } else { 0 };
+            && card.clearance as usize >= caller.classification;
+        let score = if usable {
+            directory.score(card, tags)
+        } else {
+            0
+        };
         (score > 0).then_some(Ranked { agent: ix, score })
     });
     let mut ranked: Vec<Ranked> = match limit {
@@ -63,21 +129,15 @@ pub fn discover(
 }
 
 /// The best one: what `to: {discover: [tags]}` delegates to.
-pub fn top(caller: &CallerContext, tags: &[Sym], agents: &[Agent]) -> Option<AgentIx> {
-    discover(caller, tags, Some(1), agents)
+pub fn top(
+    caller: &CallerContext,
+    tags: &[Sym],
+    directory: &Directory,
+    agents: &[Agent],
+) -> Option<AgentIx> {
+    discover(caller, tags, Some(1), directory, agents)
         .first()
         .map(|r| r.agent)
-}
-
-/// The best single skill's overlap, not the sum: a specialist with one exact match outranks a
-/// generalist with many weak ones.
-fn score(card: &Agent, tags: &[Sym]) -> u32 {
-    card.card
-        .skills
-        .iter()
-        .map(|s| overlap(&s.tag_set, tags))
-        .max()
-        .unwrap_or(0)
 }
 
 fn overlap(a: &[Sym], b: &[Sym]) -> u32 {

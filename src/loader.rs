@@ -192,6 +192,7 @@ impl Loader<'_> {
             .collect();
 
         Scenario {
+            directory: crate::discovery::Directory::new(&agents),
             name: file.name.unwrap_or(default_name),
             policy,
             levels,

@@ -31,6 +31,8 @@ pub struct Scenario {
     /// The 1-based step that defines each alias.
     pub alias_steps: Vec<usize>,
     pub expectations: Vec<Expectation>,
+    /// The agents' discovery facts, flat, for fast ranking.
+    pub directory: crate::discovery::Directory,
     pub symbols: Symbols,
 }
 

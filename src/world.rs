@@ -169,7 +169,13 @@ impl<'s> World<'s> {
                 limit,
             } => {
                 let ctx = self.driver_context(*caller);
-                StepResult::Ranking(discover(&ctx, tags, *limit, &self.scenario.agents))
+                StepResult::Ranking(discover(
+                    &ctx,
+                    tags,
+                    *limit,
+                    &self.scenario.directory,
+                    &self.scenario.agents,
+                ))
             }
             Step::Send(send) => self.driver_send(n, send),
             Step::Reply {
@@ -317,7 +323,8 @@ impl<'s> World<'s> {
         match to {
             Target::Agent(ix) => Some(*ix),
             Target::Discover(tags) => {
-                let found = discovery::top(ctx, tags, &self.scenario.agents);
+                let found =
+                    discovery::top(ctx, tags, &self.scenario.directory, &self.scenario.agents);
                 if found.is_none() {
                     let names = &self.scenario.symbols;
                     let list = tags
