@@ -23,12 +23,18 @@ pub fn card_json(card: &Card, v: A2aVersion) -> Result<Value, String> {
         .map(|s| json!({"id": s.id, "name": s.name, "description": s.description, "tags": s.tags}))
         .collect();
     let caps = json!({"streaming": card.streaming, "pushNotifications": card.push_notifications});
+    // A2A requires a non-empty description; a scenario may leave it out.
+    let description = if card.description.is_empty() {
+        &card.name
+    } else {
+        &card.description
+    };
     Ok(match v {
         // Exactly ten keys.
         A2aVersion::V0_3 => json!({
             "protocolVersion": "0.3.0",
             "name": card.name,
-            "description": card.description,
+            "description": description,
             "url": card.url,
             "preferredTransport": TRANSPORT,
             "version": card.version,
@@ -39,7 +45,7 @@ pub fn card_json(card: &Card, v: A2aVersion) -> Result<Value, String> {
         }),
         A2aVersion::V1_0 => json!({
             "name": card.name,
-            "description": card.description,
+            "description": description,
             "supportedInterfaces": [{"url": card.url, "protocolBinding": TRANSPORT, "protocolVersion": "1.0"}],
             "version": card.version,
             "capabilities": caps,

@@ -407,6 +407,12 @@ impl Loader<'_> {
                             format!("duplicate skill id `{}` in agent `{name}`", skill.id),
                         );
                     }
+                    if skill.tags.is_empty() {
+                        self.problem(
+                            at!["agents", i, "skills", j, "tags"],
+                            "a skill needs at least one tag (A2A requires one, and discovery matches on them)",
+                        );
+                    }
                     let skill_name = skill.name.clone().unwrap_or_else(|| skill.id.clone());
                     skills.push(Skill {
                         id: skill.id.clone(),

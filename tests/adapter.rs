@@ -258,3 +258,18 @@ fn invariant_6_a_card_emits_exactly_ten_keys_none_of_them_platform_metadata() {
         }
     }
 }
+
+#[test]
+fn a_card_without_a_description_carries_the_agent_name() {
+    let s = load(
+        "agents:\n  - {name: quiet, tenant: t, clearance: public, skills: [{id: s, tags: [x]}]}\ncallers: []\nsteps: []\n",
+    );
+    for v in [A2aVersion::V1_0, A2aVersion::V0_3] {
+        let card = card_json(&s.agents[0].card, v).unwrap();
+        assert_eq!(card["description"], "quiet");
+        assert_eq!(
+            card["skills"][0]["description"], "s",
+            "a skill's description defaults to its name, which defaults to its id"
+        );
+    }
+}

@@ -466,9 +466,11 @@ fn every_bundled_scenario_validates_against_the_schema() {
 #[test]
 fn the_readme_quick_start_command_runs() {
     // `cargo run --release -- run scenarios/traced-delegation.yaml` needs a default binary.
-    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
     assert!(manifest.contains("default-run = \"a2a-sim\""));
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     assert!(readme.contains("cargo run --release -- run scenarios/traced-delegation.yaml"));
     assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(TRACED).exists());
 }

@@ -104,6 +104,7 @@ const ROWS: &[Row] = &[
     row("duplicate-caller-id.yaml", 16, Some(9), "duplicate caller id `orchestrator`"),
     row("duplicate-alias.yaml", 18, Some(72), "duplicate alias `first`"),
     row("duplicate-skill-id.yaml", 9, Some(13), "duplicate skill id `screen`"),
+    row("skill-empty-tags.yaml", 8, Some(15), "a skill needs at least one tag"),
 
     // Classification levels.
     row("unknown-level-clearance.yaml", 5, Some(16), "did you mean `confidential`?"),
