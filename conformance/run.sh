@@ -42,6 +42,19 @@ produce() {
   fi
 }
 
+# convert_all TASKS.json: every A2A task of the file through `a2a-sim convert --from a2a --to acp`,
+# printed as one JSON array of ACP Runs.
+convert_all() {
+  "$CONFORMANCE_PYTHON" - "$1" "$bin" <<'PY'
+import json, subprocess, sys
+tasks = json.load(open(sys.argv[1]))
+convert = [sys.argv[2], "convert", "--from", "a2a", "--to", "acp"]
+runs = [json.loads(subprocess.run(convert, input=json.dumps(t), capture_output=True, text=True, check=True).stdout)
+        for t in tasks]
+print(json.dumps(runs))
+PY
+}
+
 mapfile -t scenarios < <(printf '%s\n' scenarios/*.yaml | LC_ALL=C sort)
 if [ ! -e "${scenarios[0]}" ]; then
   echo "conformance: no scenarios/*.yaml" >&2
@@ -75,6 +88,11 @@ for scenario in "${scenarios[@]}"; do
       "$bin" run "$scenario" --format a2a-stream --a2a-version "$version"
   done
   produce runs-acp "$dir/runs-acp.json" "$bin" run "$scenario" --format acp
+  for version in 1.0 0.3; do
+    if [ -s "$dir/tasks-$version.json" ]; then
+      produce runs-acp "$dir/converted-acp-$version.json" convert_all "$dir/tasks-$version.json"
+    fi
+  done
 done
 
 status=0

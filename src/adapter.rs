@@ -379,7 +379,10 @@ pub fn internal_to_a2a(t: &InternalTask, version: A2aVersion) -> Value {
         task.insert("kind".into(), json!("task"));
     }
     task.insert("id".into(), json!(t.task_id));
-    task.insert("contextId".into(), json!(t.context_id));
+    // 0.3 requires a context id; 1.0 may omit an unknown one.
+    if !t.context_id.is_empty() || version == A2aVersion::V0_3 {
+        task.insert("contextId".into(), json!(t.context_id));
+    }
     task.insert(
         "status".into(),
         json!({"state": version.state(internal_to_a2a_state(t.state))}),
@@ -403,6 +406,35 @@ pub fn internal_to_a2a(t: &InternalTask, version: A2aVersion) -> Value {
 pub struct RunTimes {
     pub created_at: Option<String>,
     pub finished_at: Option<String>,
+}
+
+impl InternalState {
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            InternalState::Completed
+                | InternalState::Canceled
+                | InternalState::Failed
+                | InternalState::Rejected
+        )
+    }
+}
+
+/// The times an ACP Run needs (`created_at` is required), taken from the document being
+/// converted: an ACP Run's own, or an A2A task's `status.timestamp`. A source with none gets the
+/// default clock epoch — never the wall clock, so conversion stays deterministic.
+pub fn source_times(doc: &Value, from_acp: bool, state: InternalState) -> RunTimes {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    let (created, finished) = if from_acp {
+        (text(doc.get("created_at")), text(doc.get("finished_at")))
+    } else {
+        let at = text(doc.get("status").and_then(|s| s.get("timestamp")));
+        (at.clone(), at.filter(|_| state.is_terminal()))
+    };
+    RunTimes {
+        created_at: Some(created.unwrap_or_else(|| crate::scenario::DEFAULT_EPOCH.to_string())),
+        finished_at: finished,
+    }
 }
 
 /// internal → ACP Run. ACP has no metadata slot and its ids are UUIDs, so the A2A identity

@@ -401,14 +401,16 @@ fn test(
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut out = std::io::BufWriter::new(stdout.lock());
     let (mut passed, mut failed, mut load_failed) = (0, 0, false);
-    let mut cases = Vec::new();
+    // JUnit cases with their place in the sorted list, so they come out in input order.
+    let mut cases: Vec<(usize, junit::Case)> = Vec::new();
     let mut to_bless = Vec::new();
     let paths_only: Vec<&PathBuf> = selected.iter().map(|(_, p)| *p).collect();
     corpus::for_each_ordered(
         &paths_only,
         jobs,
         |p| golden::test_one(p, bless),
-        |_, o: Outcome| {
+        |i, o: Outcome| {
+            let at = selected[i].0;
             let name = o.path.display().to_string();
             let verdict = if o.passed() { "ok" } else { "FAILED" };
             let mut details = String::new();
@@ -441,36 +443,50 @@ fn test(
             }
             if o.passed() {
                 passed += 1;
-                cases.push(junit::Case {
-                    name,
-                    result: junit::CaseResult::Passed,
-                });
+                cases.push((
+                    at,
+                    junit::Case {
+                        name,
+                        result: junit::CaseResult::Passed,
+                    },
+                ));
             } else {
                 failed += 1;
                 if o.load_error.is_some() {
                     load_failed = true;
-                    cases.push(junit::Case {
-                        name,
-                        result: junit::CaseResult::Error(details),
-                    });
+                    cases.push((
+                        at,
+                        junit::Case {
+                            name,
+                            result: junit::CaseResult::Error(details),
+                        },
+                    ));
                 } else {
                     if o.missing_golden || o.diff.is_some() {
                         to_bless.push(o.path.display().to_string());
                     }
-                    cases.push(junit::Case {
-                        name,
-                        result: junit::CaseResult::Failed(details),
-                    });
+                    cases.push((
+                        at,
+                        junit::Case {
+                            name,
+                            result: junit::CaseResult::Failed(details),
+                        },
+                    ));
                 }
             }
         },
     );
-    for (_, p) in &skipped {
-        cases.push(junit::Case {
-            name: p.display().to_string(),
-            result: junit::CaseResult::Skipped,
-        });
+    for (at, p) in &skipped {
+        cases.push((
+            *at,
+            junit::Case {
+                name: p.display().to_string(),
+                result: junit::CaseResult::Skipped,
+            },
+        ));
     }
+    cases.sort_by_key(|(at, _)| *at);
+    let cases: Vec<junit::Case> = cases.into_iter().map(|(_, c)| c).collect();
     if !to_bless.is_empty() {
         let _ = writeln!(
             out,
@@ -572,22 +588,31 @@ fn write_json(doc: &serde_json::Value, out: &mut dyn Write) -> std::io::Result<(
     out.write_all(text.as_bytes())
 }
 
-fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i32 {
-    let (name, text) = match file.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(t) => (path.display().to_string(), t),
-            Err(e) => {
-                eprintln!("{}: cannot read the file: {e}", path.display());
-                return EXIT_LOAD;
-            }
-        },
+/// The input of `convert`: a file, or stdin for `-` or none; with the name to report it by.
+fn read_input(file: Option<&std::path::Path>) -> anyhow::Result<(String, String)> {
+    use anyhow::Context;
+    match file.filter(|p| p.as_os_str() != "-") {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("{}: cannot read the file", path.display()))?;
+            Ok((path.display().to_string(), text))
+        }
         None => {
-            let mut t = String::new();
-            if let Err(e) = std::io::stdin().read_to_string(&mut t) {
-                eprintln!("<stdin>: cannot read: {e}");
-                return EXIT_LOAD;
-            }
-            ("<stdin>".to_string(), t)
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("<stdin>: cannot read")?;
+            Ok(("<stdin>".to_string(), text))
+        }
+    }
+}
+
+fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i32 {
+    let (name, text) = match read_input(file.as_deref()) {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("{e:#}");
+            return EXIT_LOAD;
         }
     };
     let doc: serde_json::Value = match serde_json::from_str(&text) {
@@ -604,7 +629,9 @@ fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i3
     let output = internal.and_then(|t| match to {
         To::Internal => Ok(adapter::internal_to_json(&t)),
         To::A2a => Ok(adapter::internal_to_a2a(&t, version)),
-        To::Acp => adapter::internal_to_acp(&t, &adapter::RunTimes::default()),
+        To::Acp => {
+            adapter::internal_to_acp(&t, &adapter::source_times(&doc, from == From::Acp, t.state))
+        }
     });
     match output {
         Ok(doc) => finish(write_json(&doc, &mut std::io::stdout().lock()), 0),

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Files as given, and directories searched recursively, in sorted order, for `*.yaml` / `*.yml`.
+/// A file named twice (directly and through its directory, say) is kept once, where first met.
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for p in paths {
@@ -21,6 +22,8 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             return Err(format!("{}: no such file or directory", p.display()));
         }
     }
+    let mut seen = std::collections::BTreeSet::new();
+    files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
     Ok(files)
 }
 

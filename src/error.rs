@@ -70,9 +70,17 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
+    // Hints are for typos in names people type; very long words get none.
+    if word.len() > 256 {
+        return None;
+    }
     for c in candidates {
+        let (wn, cn) = (word.chars().count(), c.chars().count());
+        let limit = (wn.max(cn) / 3).max(1);
+        if wn.abs_diff(cn) > limit || cn > 256 {
+            continue;
+        }
         let d = edit_distance(word, c);
-        let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
         if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
             best = Some((d, c));
         }
@@ -93,29 +101,26 @@ pub fn with_hint<'a>(
 }
 
 /// Optimal string alignment distance: edits, with a swap of two neighbours counting as one
-/// (`sned` is one edit from `send`).
+/// (`sned` is one edit from `send`). Three rolling rows, so long names cost no big matrix.
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
     for i in 1..=a.len() {
+        cur[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                cur[j] = cur[j].min(before[j - 2] + 1);
             }
         }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
     }
-    d[a.len()][b.len()]
+    prev[b.len()]
 }
 
 #[cfg(test)]

@@ -126,8 +126,21 @@ fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
 }
 
 /// `run --format a2a`: every task, in creation order, as one JSON array.
+/// Protocol output carries timestamps; refuse a clock that runs past what RFC 3339 can write.
+fn check_clock(w: &World) -> std::io::Result<()> {
+    let last = w.scenario.clock.millis(w.ids.tick);
+    if last > crate::timestamp::MAX_MS || w.scenario.clock.epoch_ms < 0 {
+        return Err(std::io::Error::other(format!(
+            "the clock reaches past 9999-12-31 (or before 1970) by tick {}; lower clock.tick_ms or move clock.epoch",
+            w.ids.tick
+        )));
+    }
+    Ok(())
+}
+
 /// Tasks are built one at a time as the array is written, never all at once.
 pub fn write_tasks(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
+    check_clock(w)?;
     let tasks = (0..w.tasks.len()).map(|ix| task_json(w, v, ix, Prefix::whole(&w.tasks[ix])));
     write_pretty(&Seq(tasks), out)
 }
@@ -135,6 +148,7 @@ pub fn write_tasks(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Re
 /// `run --format a2a-stream`: every stream event of the run, one JSON object a line, in the order
 /// they happened (tick order). Each call's stream opens and ends with its Task.
 pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
+    check_clock(w)?;
     // In 0.3 the call's last status update is marked `final`.
     let mut last_status: Vec<Option<usize>> = vec![None; w.calls.len()];
     for (i, e) in w.events.iter().enumerate() {
@@ -264,6 +278,7 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
 
 /// `run --format acp`: every task as an ACP Run. Fails, naming the rule, on a task ACP cannot carry.
 pub fn write_runs(w: &World, out: &mut dyn Write) -> Result<(), String> {
+    check_clock(w).map_err(|e| e.to_string())?;
     // Refuse before writing anything: every task must be one ACP can carry.
     for ix in 0..w.tasks.len() {
         let agent = w.scenario.agents[w.tasks[ix].agent].name();

@@ -801,6 +801,13 @@ impl Loader<'_> {
             return None;
         }
         if let Some(alias) = e.task {
+            if e.state.is_none() && e.delegation_chain.is_none() {
+                self.problem(
+                    child(&at, "task"),
+                    "a `task` expectation needs `state`, `delegation_chain` or both",
+                );
+                return None;
+            }
             let alias = self.alias_ref(child(&at, "task"), &alias, names);
             let state = match e.state {
                 None => None,

@@ -261,8 +261,12 @@ fn table(layout: Layout, header: &[&str]) -> Table {
             t.force_no_tty()
                 .set_content_arrangement(ContentArrangement::Disabled);
         }
-        Layout::Terminal => {
+        // A terminal that reports no width (some pseudo-terminals say 0) gets the fixed layout.
+        Layout::Terminal if t.width().is_some_and(|w| w >= 40) => {
             t.set_content_arrangement(ContentArrangement::Dynamic);
+        }
+        Layout::Terminal => {
+            t.set_content_arrangement(ContentArrangement::Disabled);
         }
     }
     t.set_header(header.to_vec());

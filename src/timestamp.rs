@@ -43,13 +43,16 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     }
     let offset_min = match s.get(i..)? {
         "Z" | "z" => 0,
-        rest if rest.len() == 6 && matches!(&rest[..1], "+" | "-") && &rest[3..4] == ":" => {
+        rest if rest.len() == 6
+            && matches!(rest.as_bytes()[0], b'+' | b'-')
+            && rest.as_bytes()[3] == b':' =>
+        {
             let h = num(i + 1..i + 3)?;
             let m = num(i + 4..i + 6)?;
             if h > 23 || m > 59 {
                 return None;
             }
-            let sign = if &rest[..1] == "-" { -1 } else { 1 };
+            let sign = if rest.as_bytes()[0] == b'-' { -1 } else { 1 };
             sign * (h * 60 + m)
         }
         _ => return None,
@@ -58,6 +61,9 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offset_min * 60;
     Some(secs * 1000 + millis)
 }
+
+/// The last instant RFC 3339 can write: 9999-12-31T23:59:59.999Z.
+pub const MAX_MS: i64 = 253_402_300_799_999;
 
 /// `2026-01-01T00:00:03Z`, with `.mmm` only when the milliseconds are not zero.
 pub fn format_utc(ms: i64) -> String {
@@ -126,6 +132,10 @@ mod tests {
             ("2026-13-01T00:00:00Z", None),
             ("2026-01-01 00:00:00", None),
             ("yesterday", None),
+            ("2026-01-01T00:00:00€:00", None),
+            ("2026-01-01T00:00:00+00€", None),
+            ("2026-01-01T00:00:00.€Z", None),
+            ("2026-01-€1T00:00:00Z", None),
         ] {
             assert_eq!(
                 parse_rfc3339(text).map(format_utc).as_deref(),

@@ -66,13 +66,33 @@ enum Advance {
     /// The handler paused, reached a terminal state, or the task was failed.
     Done,
     /// A nested task was created; run it before this handler goes on.
-    Delegated { child: TaskIx, call: CallId },
+    Delegated {
+        child: TaskIx,
+        call: CallId,
+        on_error: OnError,
+    },
+}
+
+/// What a new task starts from. Its chain is built by the server from the caller's verified
+/// context before this is filled in; nothing else can set it.
+struct NewTask<'s> {
+    agent: AgentIx,
+    owner: Owner,
+    delegation_chain: ChainRef,
+    classification: Level,
+    parent: Option<TaskIx>,
+    /// `None`: mint a fresh `ctx-N`.
+    context: Option<Context<'s>>,
+    text: Cow<'s, str>,
+    data: Option<&'s DataMap>,
 }
 
 #[derive(Debug)]
 struct Frame {
     task: TaskIx,
     call: CallId,
+    /// What the parent's `delegate` step does when this (nested) task does not complete.
+    on_error: OnError,
 }
 
 impl<'s> World<'s> {
@@ -147,6 +167,14 @@ impl<'s> World<'s> {
         }
     }
 
+    /// The `task_not_found` detail for an alias whose send created no task.
+    fn no_task(&self, alias: AliasIx) -> String {
+        format!(
+            "`{}` names no task: its send created none",
+            self.scenario.aliases[alias]
+        )
+    }
+
     fn error(&mut self, step: usize, code: ErrorCode, detail: String, task: Option<TaskIx>) {
         self.errors.push(ErrorRecord {
             step,
@@ -210,10 +238,7 @@ impl<'s> World<'s> {
             let detail = match task {
                 TaskRef::Alias(a) => match self.alias_tasks[*a] {
                     Some(t) => format!("task `{}` not found", task_id(t)),
-                    None => format!(
-                        "`{}` names no task: its send created none",
-                        self.scenario.aliases[*a]
-                    ),
+                    None => self.no_task(*a),
                 },
                 TaskRef::Id(id) => format!("task `{id}` not found"),
             };
@@ -244,10 +269,7 @@ impl<'s> World<'s> {
             ContextSpec::Of(a) => match self.alias_tasks[*a] {
                 Some(t) => Some(self.tasks[t].context),
                 None => {
-                    let detail = format!(
-                        "`{}` names no task: its send created none",
-                        self.scenario.aliases[*a]
-                    );
+                    let detail = self.no_task(*a);
                     self.error(n, ErrorCode::TaskNotFound, detail, None);
                     return StepResult::Nothing;
                 }
@@ -274,20 +296,17 @@ impl<'s> World<'s> {
             },
             self.caller_chains[send.caller],
         );
-        let message = (
-            Cow::Borrowed(send.message.text.as_str()),
-            send.message.data.as_ref(),
-        );
-        let (task, call) = self.create_task(
-            n,
-            callee,
+        let new = NewTask {
+            agent: callee,
             owner,
-            chain,
-            ctx.classification,
-            None,
+            delegation_chain: chain,
+            classification: ctx.classification,
+            parent: None,
             context,
-            message,
-        );
+            text: Cow::Borrowed(send.message.text.as_str()),
+            data: send.message.data.as_ref(),
+        };
+        let (task, call) = self.create_task(n, new);
         if let Some(push) = &send.push {
             self.set_push_config(n, callee, Some(task), push);
         }
@@ -344,18 +363,17 @@ impl<'s> World<'s> {
     }
 
     /// Creates a task in `submitted` at the next tick and opens its call's stream with it.
-    #[allow(clippy::too_many_arguments)]
-    fn create_task(
-        &mut self,
-        step: usize,
-        agent: AgentIx,
-        owner: Owner,
-        caller_chain: ChainRef,
-        classification: Level,
-        parent: Option<TaskIx>,
-        context: Option<Context<'s>>,
-        (text, data): (Cow<'s, str>, Option<&'s DataMap>),
-    ) -> (TaskIx, CallId) {
+    fn create_task(&mut self, step: usize, new: NewTask<'s>) -> (TaskIx, CallId) {
+        let NewTask {
+            agent,
+            owner,
+            delegation_chain,
+            classification,
+            parent,
+            context,
+            text,
+            data,
+        } = new;
         let context = context.unwrap_or_else(|| {
             self.ids.context += 1;
             Context::Minted(self.ids.context)
@@ -373,7 +391,7 @@ impl<'s> World<'s> {
             context,
             agent,
             owner,
-            delegation_chain: caller_chain,
+            delegation_chain,
             parent,
             classification,
             state: TaskState::Submitted,
@@ -474,22 +492,36 @@ impl<'s> World<'s> {
     /// thread's stack.
     fn run_handler(&mut self, step: usize, task: TaskIx, call: CallId) {
         let mut stack = std::mem::take(&mut self.frames);
-        stack.push(Frame { task, call });
-        let mut finished_child: Option<TaskIx> = None;
+        stack.push(Frame {
+            task,
+            call,
+            on_error: OnError::Fail,
+        });
+        let mut finished_child: Option<(TaskIx, OnError)> = None;
         while let Some(frame) = stack.last() {
             let (task, call) = (frame.task, frame.call);
             let advance = match finished_child.take() {
-                Some(child) if !self.child_succeeded(task, child, call) => Advance::Done,
+                Some((child, on_error)) if !self.child_succeeded(task, child, call, on_error) => {
+                    Advance::Done
+                }
                 _ => self.advance(step, task, call),
             };
             match advance {
-                Advance::Delegated { child, call } => stack.push(Frame { task: child, call }),
+                Advance::Delegated {
+                    child,
+                    call,
+                    on_error,
+                } => stack.push(Frame {
+                    task: child,
+                    call,
+                    on_error,
+                }),
                 Advance::Done => {
                     self.snapshot(call, task);
                     self.calls[call].end_event = self.events.len();
-                    stack.pop();
+                    let on_error = stack.pop().map_or(OnError::Fail, |f| f.on_error);
                     if !stack.is_empty() {
-                        finished_child = Some(task);
+                        finished_child = Some((task, on_error));
                     }
                 }
             }
@@ -500,7 +532,13 @@ impl<'s> World<'s> {
     /// After a nested task stopped: did the delegation succeed? If not, a paused child is canceled
     /// (no abandoned child waits forever) and, under `on_error: fail`, the parent fails.
     /// Returns whether the parent's script goes on.
-    fn child_succeeded(&mut self, parent: TaskIx, child: TaskIx, call: CallId) -> bool {
+    fn child_succeeded(
+        &mut self,
+        parent: TaskIx,
+        child: TaskIx,
+        call: CallId,
+        on_error: OnError,
+    ) -> bool {
         let state = self.tasks[child].state;
         if state == TaskState::Completed {
             return true;
@@ -513,9 +551,6 @@ impl<'s> World<'s> {
                 format!("canceled by `{parent_agent}`: the delegation was abandoned while {state}");
             let _ = self.set_status(child, TaskState::Canceled, Some(Cow::Owned(why)), None);
         }
-        let on_error = self
-            .delegate_step(parent)
-            .map_or(OnError::Fail, |d| d.on_error);
         if on_error == OnError::Continue {
             return true;
         }
@@ -525,18 +560,6 @@ impl<'s> World<'s> {
         );
         self.fail(parent, why, Some(call));
         false
-    }
-
-    /// The delegate step the task's handler is at (the step just run).
-    fn delegate_step(&self, task: TaskIx) -> Option<&'s Delegate> {
-        let t = &self.tasks[task];
-        match self.scenario.agents[t.agent]
-            .handler
-            .get(t.pc.checked_sub(1)?)?
-        {
-            HandlerStep::Delegate(d) => Some(d),
-            _ => None,
-        }
     }
 
     /// Runs handler steps until the task pauses, ends, or delegates.
@@ -614,6 +637,7 @@ impl<'s> World<'s> {
                         return Advance::Delegated {
                             child,
                             call: child_call,
+                            on_error: d.on_error,
                         };
                     }
                     Err(why) if d.on_error == OnError::Fail => {
@@ -659,17 +683,17 @@ impl<'s> World<'s> {
             tenant: ctx.tenant,
         };
         let chain = self.chains.push(ctx.delegation_chain, ctx.agent_id);
-        let message = (Cow::Borrowed(d.text.as_str()), None);
-        Ok(self.create_task(
-            step,
-            callee,
+        let new = NewTask {
+            agent: callee,
             owner,
-            chain,
-            ctx.classification,
-            Some(task),
-            None,
-            message,
-        ))
+            delegation_chain: chain,
+            classification: ctx.classification,
+            parent: Some(task),
+            context: None,
+            text: Cow::Borrowed(d.text.as_str()),
+            data: None,
+        };
+        Ok(self.create_task(step, new))
     }
 
     fn reply(
@@ -740,7 +764,7 @@ impl<'s> World<'s> {
             self.visible_task(n, caller, task);
             return StepResult::Nothing;
         };
-        if !self.set_push_config_checked(n, agent, visible, task, push) {
+        if !self.set_push_config_checked(n, agent, visible, Some(task), push) {
             return StepResult::Nothing;
         }
         let ix = visible.unwrap_or_default();
@@ -759,8 +783,7 @@ impl<'s> World<'s> {
         task: Option<TaskIx>,
         push: &'s PushSpec,
     ) {
-        let by_id = TaskRef::Id(task.map(task_id).unwrap_or_default());
-        self.set_push_config_checked(n, agent, task, &by_id, push);
+        self.set_push_config_checked(n, agent, task, None, push);
     }
 
     /// The four refusals, in order, first failure wins: capability first, so an agent without push
@@ -770,7 +793,7 @@ impl<'s> World<'s> {
         n: usize,
         agent: AgentIx,
         visible: Option<TaskIx>,
-        named: &TaskRef,
+        named: Option<&TaskRef>,
         push: &'s PushSpec,
     ) -> bool {
         let card = &self.scenario.agents[agent];
@@ -781,18 +804,14 @@ impl<'s> World<'s> {
         }
         let Some(task) = visible.filter(|&t| self.tasks[t].agent == agent) else {
             let detail = match named {
-                TaskRef::Alias(a) if self.alias_tasks[*a].is_none() => {
-                    format!(
-                        "`{}` names no task: its send created none",
-                        self.scenario.aliases[*a]
-                    )
-                }
-                TaskRef::Alias(a) => format!(
+                Some(TaskRef::Alias(a)) if self.alias_tasks[*a].is_none() => self.no_task(*a),
+                Some(TaskRef::Alias(a)) => format!(
                     "task `{}` not found on `{}`",
                     task_id(self.alias_tasks[*a].unwrap_or_default()),
                     card.name()
                 ),
-                TaskRef::Id(id) => format!("task `{id}` not found on `{}`", card.name()),
+                Some(TaskRef::Id(id)) => format!("task `{id}` not found on `{}`", card.name()),
+                None => format!("the task is not on `{}`", card.name()),
             };
             self.error(n, ErrorCode::TaskNotFound, detail, None);
             return false;
