@@ -143,5 +143,13 @@ mod tests {
             Some("send"),
             "a swap is one edit"
         );
+        let long_a = "a".repeat(30_000);
+        let long_b = "b".repeat(30_000);
+        assert_eq!(
+            did_you_mean(&long_a, [long_b.as_str()]),
+            None,
+            "long names cost no big matrix"
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

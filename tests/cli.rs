@@ -401,6 +401,10 @@ fn convert_round_trips_through_acp() {
             .stdout
             .contains("\"recommendation\": \"manual_review\"")
     );
+    // ACP requires created_at: taken from the task's status timestamp, deterministically.
+    let run: serde_json::Value = serde_json::from_str(&acp.stdout).unwrap();
+    assert_eq!(run["created_at"], "2026-01-01T00:00:03Z");
+    assert_eq!(run["finished_at"], "2026-01-01T00:00:03Z");
     let bad = a2a_sim_in(
         Path::new("."),
         &["convert", "--from", "a2a", "--to", "acp"],
