@@ -121,6 +121,13 @@ def main():
     report(f"peak memory, {steps // 2:,} -> {steps:,} steps", f"{m_half / 1024:.0f} MiB -> {m_full / 1024:.0f} MiB ({m_full / m_half:.2f}x); {per_100k:.0f} MiB per 100,000 steps",
            "about 2x (linear)", m_full / m_half <= 2.3)
 
+    # The peer, for scale (not a target): the official A2A Python SDK on the same path.
+    venv_python = os.path.join(ROOT, "target", "conformance-venv", "bin", "python")
+    if os.path.exists(venv_python):
+        out = subprocess.run([venv_python, os.path.join(ROOT, "scripts", "sdk_baseline.py"), "2000"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        print(f"info  peer: {out}", flush=True)
+
     print(f"\n{sum(results)} passed, {len(results) - sum(results)} failed")
     print("discovery (4.) and the engine benches: cargo bench --bench engine")
     return 0 if all(results) else 1
