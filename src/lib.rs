@@ -31,6 +31,7 @@ pub mod schema;
 pub mod symbols;
 pub mod task;
 pub mod task_state;
+pub mod test_command;
 pub mod timestamp;
 pub mod world;
 pub mod yaml;

@@ -1,0 +1,176 @@
+//! `a2a-sim test`: runs the scenarios (in parallel), prints `ok` / `FAILED` per scenario in input
+//! order with diffs and failed expectations, the bless hint once, and `N passed, N failed`.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use crate::corpus;
+use crate::error::{EXIT_FAILED, EXIT_LOAD};
+use crate::golden::{self, Blessed, Outcome};
+use crate::junit;
+use crate::partition::Partition;
+
+/// Exit status: 0 all passed, 1 any failed, 2 a file did not load (2 wins).
+pub fn run(
+    paths: &[PathBuf],
+    bless: bool,
+    partition: Option<Partition>,
+    junit_path: Option<&std::path::Path>,
+    jobs: usize,
+) -> i32 {
+    let files = match corpus::expand(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("a2a-sim: {e}");
+            return EXIT_LOAD;
+        }
+    };
+    let cwd = std::env::current_dir().unwrap_or_default();
+    type Numbered<'a> = Vec<(usize, &'a PathBuf)>;
+    let (selected, skipped): (Numbered, Numbered) = files
+        .iter()
+        .enumerate()
+        .partition(|(i, f)| partition.is_none_or(|p| p.contains(*i, f, &cwd)));
+    let stdout = std::io::stdout();
+    let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let (mut passed, mut failed, mut load_failed) = (0, 0, false);
+    // JUnit cases with their place in the sorted list, so they come out in input order.
+    let mut cases: Vec<(usize, junit::Case)> = Vec::new();
+    let mut to_bless = Vec::new();
+    let paths_only: Vec<&PathBuf> = selected.iter().map(|(_, p)| *p).collect();
+    corpus::for_each_ordered(
+        &paths_only,
+        jobs,
+        |p| golden::test_one(p, bless),
+        |i, o: Outcome| {
+            let at = selected[i].0;
+            let name = o.path.display().to_string();
+            let verdict = if o.passed() { "ok" } else { "FAILED" };
+            let mut details = String::new();
+            if let Some(e) = &o.load_error {
+                details.push_str(&format!("{e}\n"));
+            }
+            if o.missing_golden {
+                details.push_str(&format!(
+                    "  no golden file {}\n",
+                    golden::golden_path(&o.path).display()
+                ));
+            }
+            if let Some(d) = &o.diff {
+                details.push_str(d);
+            }
+            for u in &o.unmet {
+                details.push_str(&format!("  {u}\n"));
+            }
+            if let Some(e) = &o.write_error {
+                details.push_str(&format!("  {e}\n"));
+            }
+            let blessed = match o.blessed {
+                Some(Blessed::New) => " (blessed: new golden)",
+                Some(Blessed::Updated) => " (blessed: golden updated)",
+                None => "",
+            };
+            let _ = writeln!(out, "{verdict:<6} {name}{blessed}");
+            if !details.is_empty() {
+                let _ = out.write_all(colourise(&details, colour).as_bytes());
+            }
+            if o.passed() {
+                passed += 1;
+                cases.push((
+                    at,
+                    junit::Case {
+                        name,
+                        result: junit::CaseResult::Passed,
+                    },
+                ));
+            } else {
+                failed += 1;
+                if o.load_error.is_some() {
+                    load_failed = true;
+                    cases.push((
+                        at,
+                        junit::Case {
+                            name,
+                            result: junit::CaseResult::Error(details),
+                        },
+                    ));
+                } else {
+                    if o.missing_golden || o.diff.is_some() {
+                        to_bless.push(o.path.display().to_string());
+                    }
+                    cases.push((
+                        at,
+                        junit::Case {
+                            name,
+                            result: junit::CaseResult::Failed(details),
+                        },
+                    ));
+                }
+            }
+        },
+    );
+    for (at, p) in &skipped {
+        cases.push((
+            *at,
+            junit::Case {
+                name: p.display().to_string(),
+                result: junit::CaseResult::Skipped,
+            },
+        ));
+    }
+    cases.sort_by_key(|(at, _)| *at);
+    let cases: Vec<junit::Case> = cases.into_iter().map(|(_, c)| c).collect();
+    if !to_bless.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nto accept the actual output as the new golden: a2a-sim test --bless {}",
+            to_bless.join(" ")
+        );
+    }
+    let skipped_note = if partition.is_some() {
+        format!(", {} skipped", skipped.len())
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "{passed} passed, {failed} failed{skipped_note}");
+    let _ = out.flush();
+    if let Some(path) = junit_path
+        && let Err(e) = std::fs::write(path, junit::render(&cases))
+    {
+        eprintln!(
+            "a2a-sim: {}: cannot write the JUnit report: {e}",
+            path.display()
+        );
+        return EXIT_LOAD;
+    }
+    if load_failed {
+        EXIT_LOAD
+    } else if failed > 0 {
+        EXIT_FAILED
+    } else {
+        0
+    }
+}
+
+/// Colours a unified diff's added and removed lines, on a terminal only.
+fn colourise(text: &str, colour: bool) -> String {
+    if !colour {
+        return text.to_string();
+    }
+    text.lines()
+        .map(|l| {
+            if l.starts_with("+++") || l.starts_with("---") {
+                format!("\x1b[1m{l}\x1b[0m\n")
+            } else if l.starts_with('+') {
+                format!("\x1b[32m{l}\x1b[0m\n")
+            } else if l.starts_with('-') {
+                format!("\x1b[31m{l}\x1b[0m\n")
+            } else if l.starts_with("@@") {
+                format!("\x1b[36m{l}\x1b[0m\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
+}
