@@ -534,49 +534,35 @@ impl Loader<'_> {
         }
     }
 
-    fn agent_ref(&mut self, at: Vec<Seg>, name: &str, names: &Names) -> AgentIx {
-        match names.agents.get(name) {
-            Some(&ix) => ix,
-            None => {
-                let msg = with_hint(
-                    format!("unknown agent `{name}`; agents are declared under `agents`"),
-                    name,
-                    names.agents.keys().map(String::as_str),
-                );
-                self.problem(at, msg);
-                0
-            }
+    /// Resolves a name in `table`, or records `unknown` (with a "did you mean") at the reference.
+    fn resolve(
+        &mut self,
+        at: Vec<Seg>,
+        name: &str,
+        table: &HashMap<String, usize>,
+        unknown: String,
+    ) -> usize {
+        if let Some(&ix) = table.get(name) {
+            return ix;
         }
+        let msg = with_hint(unknown, name, table.keys().map(String::as_str));
+        self.problem(at, msg);
+        0
+    }
+
+    fn agent_ref(&mut self, at: Vec<Seg>, name: &str, names: &Names) -> AgentIx {
+        let unknown = format!("unknown agent `{name}`; agents are declared under `agents`");
+        self.resolve(at, name, &names.agents, unknown)
     }
 
     fn caller_ref(&mut self, at: Vec<Seg>, id: &str, names: &Names) -> CallerIx {
-        match names.callers.get(id) {
-            Some(&ix) => ix,
-            None => {
-                let msg = with_hint(
-                    format!("unknown caller `{id}`; callers are declared under `callers`"),
-                    id,
-                    names.callers.keys().map(String::as_str),
-                );
-                self.problem(at, msg);
-                0
-            }
-        }
+        let unknown = format!("unknown caller `{id}`; callers are declared under `callers`");
+        self.resolve(at, id, &names.callers, unknown)
     }
 
     fn alias_ref(&mut self, at: Vec<Seg>, alias: &str, names: &Names) -> AliasIx {
-        match names.aliases.get(alias) {
-            Some(&ix) => ix,
-            None => {
-                let msg = with_hint(
-                    format!("unknown alias `{alias}`: no earlier step has `as: {alias}`"),
-                    alias,
-                    names.aliases.keys().map(String::as_str),
-                );
-                self.problem(at, msg);
-                0
-            }
-        }
+        let unknown = format!("unknown alias `{alias}`: no earlier step has `as: {alias}`");
+        self.resolve(at, alias, &names.aliases, unknown)
     }
 
     fn non_empty_text(&mut self, at: Vec<Seg>, text: &str) {
