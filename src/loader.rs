@@ -540,29 +540,32 @@ impl Loader<'_> {
         at: Vec<Seg>,
         name: &str,
         table: &HashMap<String, usize>,
-        unknown: String,
+        unknown: impl FnOnce() -> String,
     ) -> usize {
         if let Some(&ix) = table.get(name) {
             return ix;
         }
-        let msg = with_hint(unknown, name, table.keys().map(String::as_str));
+        let msg = with_hint(unknown(), name, table.keys().map(String::as_str));
         self.problem(at, msg);
         0
     }
 
     fn agent_ref(&mut self, at: Vec<Seg>, name: &str, names: &Names) -> AgentIx {
-        let unknown = format!("unknown agent `{name}`; agents are declared under `agents`");
-        self.resolve(at, name, &names.agents, unknown)
+        self.resolve(at, name, &names.agents, || {
+            format!("unknown agent `{name}`; agents are declared under `agents`")
+        })
     }
 
     fn caller_ref(&mut self, at: Vec<Seg>, id: &str, names: &Names) -> CallerIx {
-        let unknown = format!("unknown caller `{id}`; callers are declared under `callers`");
-        self.resolve(at, id, &names.callers, unknown)
+        self.resolve(at, id, &names.callers, || {
+            format!("unknown caller `{id}`; callers are declared under `callers`")
+        })
     }
 
     fn alias_ref(&mut self, at: Vec<Seg>, alias: &str, names: &Names) -> AliasIx {
-        let unknown = format!("unknown alias `{alias}`: no earlier step has `as: {alias}`");
-        self.resolve(at, alias, &names.aliases, unknown)
+        self.resolve(at, alias, &names.aliases, || {
+            format!("unknown alias `{alias}`: no earlier step has `as: {alias}`")
+        })
     }
 
     fn non_empty_text(&mut self, at: Vec<Seg>, text: &str) {
