@@ -439,8 +439,9 @@ pub fn source_times(doc: &Value, from_acp: bool, state: InternalState) -> RunTim
 
 /// internal → ACP Run. ACP has no metadata slot and its ids are UUIDs, so the A2A identity
 /// travels in one output part named [`IDENTITY_PART`].
-pub fn internal_to_acp(t: &InternalTask, times: &RunTimes) -> Result<Value, ConvertError> {
-    let Some(agent) = &t.agent else {
+/// The ACP rule for `agent_name`: present, and of ACP's pattern.
+pub fn acp_agent_name(agent: Option<&str>) -> Result<&str, ConvertError> {
+    let Some(agent) = agent else {
         return err(
             "ACP rule: a Run needs `agent_name`, and this task has no agent (a foreign A2A task without a2a-sim metadata)",
         );
@@ -450,6 +451,11 @@ pub fn internal_to_acp(t: &InternalTask, times: &RunTimes) -> Result<Value, Conv
             "ACP rule: `agent_name` must match ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ (1-63 characters); `{agent}` does not"
         ));
     }
+    Ok(agent)
+}
+
+pub fn internal_to_acp(t: &InternalTask, times: &RunTimes) -> Result<Value, ConvertError> {
+    let agent = acp_agent_name(t.agent.as_deref())?;
     let mut parts = Vec::new();
     if let Some(text) = t.output_text.as_deref().filter(|s| !s.is_empty()) {
         parts.push(

@@ -48,15 +48,6 @@ impl Outcome {
     }
 }
 
-/// The report `run --format json` prints for a loaded scenario, as text.
-pub fn render_report(scenario: &crate::scenario::Scenario) -> String {
-    let w = world::run(scenario);
-    let mut out = Vec::new();
-    // Writing to memory cannot fail.
-    let _ = report_json::write(&w, &mut out);
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// Runs one scenario and compares it; with `bless`, writes the golden instead of failing on it.
 pub fn test_one(path: &Path, bless: bool) -> Outcome {
     let mut o = Outcome {

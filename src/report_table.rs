@@ -209,10 +209,8 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
         } => {
             let mut cell = format!("{} {state}", task_id(*task));
             if let Some(call) = stream {
-                let c = &world.calls[*call];
-                let events: Vec<String> = world.events[c.first_event..c.end_event]
-                    .iter()
-                    .filter(|e| e.call() == *call)
+                let events: Vec<String> = world
+                    .call_events(*call)
                     .map(|e| {
                         let t = &world.tasks[e.task()];
                         match e.kind() {

@@ -131,6 +131,14 @@ impl<'s> World<'s> {
         }
     }
 
+    /// The events of one call, in order (its range of the run's events holds nested calls' too).
+    pub fn call_events(&self, call: CallId) -> impl Iterator<Item = &Event> + Clone {
+        let c = &self.calls[call];
+        self.events[c.first_event..c.end_event]
+            .iter()
+            .filter(move |e| e.call() == call)
+    }
+
     fn next_tick(&mut self) -> u64 {
         self.ids.tick += 1;
         self.ids.tick
