@@ -195,7 +195,7 @@ pub fn main() -> i32 {
             jobs.unwrap_or_else(corpus::default_jobs),
         ),
         Command::Schema => finish(
-            write_json(
+            report_json::write_pretty(
                 &crate::schema::scenario_schema(),
                 &mut std::io::stdout().lock(),
             ),
@@ -250,10 +250,11 @@ fn render(
         Format::A2a => export::write_tasks(&world, version, out),
         Format::A2aStream => export::write_stream(&world, version, out),
         Format::Acp => {
-            // Refuses, naming the rule, before it writes anything.
-            return export::write_runs(&world, out).map(Ok).map_err(|e| {
+            // Refused, naming the rule, before anything is written.
+            export::check_acp(&world).map_err(|e| {
                 Rendered::ExportError(format!("{}: cannot export as ACP: {e}", file.display()))
-            });
+            })?;
+            export::write_runs(&world, out)
         }
     })
 }
@@ -409,18 +410,12 @@ fn card_cmd(file: &std::path::Path, agent: Option<&str>, version: A2aVersion, li
         return EXIT_LOAD;
     };
     match card::card_json(&a.card, version) {
-        Ok(doc) => finish(write_json(&doc, &mut out), 0),
+        Ok(doc) => finish(report_json::write_pretty(&doc, &mut out), 0),
         Err(e) => {
             eprintln!("{}: agent `{name}`: {e}", file.display());
             EXIT_LOAD
         }
     }
-}
-
-fn write_json(doc: &serde_json::Value, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut text = serde_json::to_string_pretty(doc).map_err(std::io::Error::other)?;
-    text.push('\n');
-    out.write_all(text.as_bytes())
 }
 
 /// The input of `convert`: a file, or stdin for `-` or none; with the name to report it by.
@@ -469,7 +464,10 @@ fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i3
         }
     });
     match output {
-        Ok(doc) => finish(write_json(&doc, &mut std::io::stdout().lock()), 0),
+        Ok(doc) => finish(
+            report_json::write_pretty(&doc, &mut std::io::stdout().lock()),
+            0,
+        ),
         Err(e) => {
             eprintln!("{name}: {e}");
             EXIT_LOAD

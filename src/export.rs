@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::adapter::{self, InternalTask, Outputs, RunTimes};
 use crate::protocol::A2aVersion;
-use crate::record::{CallId, EventKind};
+use crate::record::EventKind;
 use crate::report_json::{Seq, write_pretty};
 use crate::task::{Role, Task, TaskIx, task_id};
 use crate::timestamp::format_utc;
@@ -157,30 +157,14 @@ pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::R
         }
     }
     for (i, e) in w.events.iter().enumerate() {
-        let line = stream_event(
-            w,
-            v,
-            i,
-            e.call(),
-            e.task(),
-            e.kind(),
-            last_status[e.call()] == Some(i),
-        );
-        serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::other)?;
+        let line = stream_event(w, v, e.task(), e.kind(), last_status[e.call()] == Some(i));
+        serde_json::to_writer(&mut *out, &line).map_err(crate::report_json::io_error)?;
         out.write_all(b"\n")?;
     }
     Ok(())
 }
 
-fn stream_event(
-    w: &World,
-    v: A2aVersion,
-    _i: usize,
-    _call: CallId,
-    ix: TaskIx,
-    kind: EventKind,
-    last: bool,
-) -> Value {
+fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last: bool) -> Value {
     let t = &w.tasks[ix];
     let ids = |o: &mut Map<String, Value>| {
         o.insert("taskId".into(), json!(task_id(ix)));
@@ -277,20 +261,19 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
 }
 
 /// `run --format acp`: every task as an ACP Run. Fails, naming the rule, on a task ACP cannot carry.
-pub fn write_runs(w: &World, out: &mut dyn Write) -> Result<(), String> {
-    check_clock(w).map_err(|e| e.to_string())?;
-    // Refuse before writing anything: every task must be one ACP can carry.
-    for ix in 0..w.tasks.len() {
-        let agent = w.scenario.agents[w.tasks[ix].agent].name();
-        if !adapter::is_acp_agent_name(agent) {
-            let e = adapter::internal_to_acp(&internal(w, ix), &RunTimes::default()).err();
-            return Err(format!(
-                "{}: {}",
-                task_id(ix),
-                e.map(|e| e.to_string()).unwrap_or_default()
-            ));
-        }
+/// Whether ACP can carry every task of the run; the error names the task and the rule.
+/// Checked before anything is written, so a refused export prints nothing.
+pub fn check_acp(w: &World) -> Result<(), String> {
+    for (ix, t) in w.tasks.iter().enumerate() {
+        adapter::acp_agent_name(Some(w.scenario.agents[t.agent].name()))
+            .map_err(|e| format!("{}: {e}", task_id(ix)))?;
     }
+    Ok(())
+}
+
+/// Every task as an ACP Run; call [`check_acp`] first.
+pub fn write_runs(w: &World, out: &mut dyn Write) -> std::io::Result<()> {
+    check_clock(w)?;
     let runs = (0..w.tasks.len()).map(|ix| {
         let t = &w.tasks[ix];
         let created_at = t.history.first().map(|h| timestamp(w, h.tick));
@@ -308,5 +291,5 @@ pub fn write_runs(w: &World, out: &mut dyn Write) -> Result<(), String> {
         )
         .unwrap_or(Value::Null)
     });
-    write_pretty(&Seq(runs), out).map_err(|e| e.to_string())
+    write_pretty(&Seq(runs), out)
 }

@@ -18,9 +18,7 @@ pub const FORMAT_VERSION: u32 = 1;
 pub fn write(world: &World, out: &mut dyn Write) -> std::io::Result<()> {
     let mut chunks = ChunkWriter::new(out);
     let mut ser = serde_json::Serializer::with_formatter(&mut chunks, Pretty::default());
-    Report(world)
-        .serialize(&mut ser)
-        .map_err(std::io::Error::other)?;
+    Report(world).serialize(&mut ser).map_err(io_error)?;
     chunks.write_all(b"\n")?;
     chunks.flush()
 }
@@ -30,9 +28,18 @@ pub fn write(world: &World, out: &mut dyn Write) -> std::io::Result<()> {
 pub(crate) fn write_pretty<T: Serialize>(value: &T, out: &mut dyn Write) -> std::io::Result<()> {
     let mut chunks = ChunkWriter::new(out);
     let mut ser = serde_json::Serializer::with_formatter(&mut chunks, Pretty::default());
-    value.serialize(&mut ser).map_err(std::io::Error::other)?;
+    value.serialize(&mut ser).map_err(io_error)?;
     chunks.write_all(b"\n")?;
     chunks.flush()
+}
+
+/// serde_json wraps the writer's errors; unwrap them with their kind, so a closed pipe
+/// (`| head`) stays a closed pipe and ends the run quietly.
+pub(crate) fn io_error(e: serde_json::Error) -> std::io::Error {
+    match e.io_error_kind() {
+        Some(kind) => std::io::Error::new(kind, e),
+        None => std::io::Error::other(e),
+    }
 }
 
 /// Buffers the serializer's many small writes in a concrete type (so they inline) and hands the
@@ -245,11 +252,7 @@ impl Serialize for ResultJson<'_, '_> {
                 m.serialize_entry("task", &Id("task-", *task as u64 + 1))?;
                 m.serialize_entry("state", state.as_str())?;
                 if let Some(call) = stream {
-                    let c = &w.calls[*call];
-                    let events = w.events[c.first_event..c.end_event]
-                        .iter()
-                        .filter(move |e| e.call() == *call)
-                        .map(|e| EventJson(w, e));
+                    let events = w.call_events(*call).map(|e| EventJson(w, e));
                     m.serialize_entry("events", &Seq(events))?;
                 }
             }

@@ -478,3 +478,41 @@ fn the_readme_quick_start_command_runs() {
     assert!(readme.contains("cargo run --release -- run scenarios/traced-delegation.yaml"));
     assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(TRACED).exists());
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    // `a2a-sim run ... | head`: the reader going away is not an error, in any format.
+    let dir = scratch("pipe");
+    let mut steps = String::new();
+    for _ in 0..3000 {
+        steps.push_str("  - stream: {caller: c, to: s, text: go}\n");
+    }
+    let yaml = format!(
+        "agents:\n  - {{name: s, tenant: t, clearance: public, skills: [{{id: s, tags: [x]}}], handler: [working, completed]}}\ncallers:\n  - {{id: c, tenant: t, classification: public}}\nsteps:\n{steps}"
+    );
+    std::fs::write(dir.join("big.yaml"), yaml).unwrap();
+    for format in ["json", "table", "a2a", "a2a-stream", "acp"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
+            .args(["run", "--format", format, "big.yaml"])
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 64];
+        use std::io::Read;
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
