@@ -6,12 +6,13 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use a2a_sim::admission::{CallerContext, check_delegation};
 use a2a_sim::bench_support::{delegation_scenario, directory_scenario, history_scenario};
-use a2a_sim::chain::Chains;
-use a2a_sim::discovery::discover;
-use a2a_sim::scenario::Scenario;
-use a2a_sim::{loader, world};
+use a2a_sim::engine::admission::{CallerContext, check_delegation};
+use a2a_sim::engine::chain::Chains;
+use a2a_sim::engine::discovery::discover;
+use a2a_sim::engine::scenario::Scenario;
+use a2a_sim::engine::world;
+use a2a_sim::scenario::loader;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 fn load(text: &str) -> Scenario {
@@ -56,7 +57,7 @@ fn discovery(c: &mut Criterion) {
         let chains = Chains::default();
         let ctx = caller(&s, &chains);
         let tags = match &s.steps[0] {
-            a2a_sim::scenario::Step::Discover { tags, .. } => tags.clone(),
+            a2a_sim::engine::scenario::Step::Discover { tags, .. } => tags.clone(),
             _ => unreachable!("the directory scenario's first step is a discover"),
         };
         g.throughput(Throughput::Elements(cards as u64));

@@ -14,7 +14,7 @@ fn main() {
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let text = a2a_sim::bench_support::delegation_scenario(n);
-    let scenario = a2a_sim::loader::load_str(
+    let scenario = a2a_sim::scenario::loader::load_str(
         "delegations.yaml",
         &text,
         Path::new("."),
@@ -24,7 +24,7 @@ fn main() {
     let mut rates = Vec::with_capacity(runs);
     for _ in 0..runs {
         let start = Instant::now();
-        let world = a2a_sim::world::run(&scenario);
+        let world = a2a_sim::engine::world::run(&scenario);
         let secs = start.elapsed().as_secs_f64();
         assert_eq!(world.tasks.len(), n);
         rates.push(n as f64 / secs);

@@ -5,16 +5,18 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::adapter;
-use crate::card;
 use crate::corpus;
+use crate::engine::world;
 use crate::error::{EXIT_LOAD, LoadError};
-use crate::export;
-use crate::partition::Partition;
-use crate::protocol::A2aVersion;
-use crate::report_table::Layout;
-use crate::test_command;
-use crate::{loader, report_json, report_table, world};
+use crate::protocol::adapter;
+use crate::protocol::card;
+use crate::protocol::export;
+use crate::protocol::version::A2aVersion;
+use crate::report::table::Layout;
+use crate::report::{json as report_json, table as report_table};
+use crate::scenario::loader;
+use crate::testing::command as test_command;
+use crate::testing::partition::Partition;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -196,7 +198,7 @@ pub fn main() -> i32 {
         ),
         Command::Schema => finish(
             report_json::write_pretty(
-                &crate::schema::scenario_schema(),
+                &crate::scenario::schema::scenario_schema(),
                 &mut std::io::stdout().lock(),
             ),
             0,

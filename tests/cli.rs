@@ -450,7 +450,8 @@ fn every_bundled_scenario_validates_against_the_schema() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = a2a_sim::corpus::expand(&[root.join("scenarios")]).unwrap();
     for f in &files {
-        let doc = a2a_sim::yaml::parse_value(&std::fs::read_to_string(f).unwrap()).unwrap();
+        let doc =
+            a2a_sim::scenario::yaml::parse_value(&std::fs::read_to_string(f).unwrap()).unwrap();
         let errors: Vec<String> = validator
             .iter_errors(&doc)
             .map(|e| format!("{e} at {}", e.instance_path()))
@@ -462,7 +463,7 @@ fn every_bundled_scenario_validates_against_the_schema() {
         "agents: []\ncallers: []\nsteps: []\nextra: 1\n",
         "agents: []\ncallers: []\nsteps: [{sned: {}}]\n",
     ] {
-        let doc = a2a_sim::yaml::parse_value(bad).unwrap();
+        let doc = a2a_sim::scenario::yaml::parse_value(bad).unwrap();
         assert!(!validator.is_valid(&doc), "{bad}");
     }
 }

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use a2a_sim::loader;
-use a2a_sim::record::{ErrorCode, StepResult};
-use a2a_sim::scenario::Scenario;
-use a2a_sim::world::{self, World};
+use a2a_sim::engine::record::{ErrorCode, StepResult};
+use a2a_sim::engine::scenario::Scenario;
+use a2a_sim::engine::world::{self, World};
+use a2a_sim::scenario::loader;
 
 pub fn load(yaml: &str) -> Scenario {
     match loader::load_str("test.yaml", yaml, Path::new("."), "test".into()) {
@@ -30,7 +30,7 @@ pub fn report(scenario: &Scenario) -> String {
 
 pub fn json(world: &World) -> String {
     let mut out = Vec::new();
-    a2a_sim::report_json::write(world, &mut out).unwrap();
+    a2a_sim::report::json::write(world, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 

@@ -1,6 +1,6 @@
 //! Engine behaviour beyond the named invariants: boundaries, refusal order, nesting, ids.
 
-use a2a_sim::world;
+use a2a_sim::engine::world;
 
 use crate::common::*;
 

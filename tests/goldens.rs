@@ -2,7 +2,8 @@
 
 use std::path::Path;
 
-use a2a_sim::{corpus, golden};
+use a2a_sim::corpus;
+use a2a_sim::testing::golden;
 
 #[test]
 fn bundled_scenarios_match_their_goldens() {

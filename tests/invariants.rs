@@ -1,8 +1,8 @@
 //! The deep dive's invariants (§9) and the extras of semantics.md §9, one named test each.
 
-use a2a_sim::record::{ErrorCode, StepResult};
-use a2a_sim::task_state::{TRANSITIONS, TaskState};
-use a2a_sim::world;
+use a2a_sim::engine::lifecycle::{TRANSITIONS, TaskState};
+use a2a_sim::engine::record::{ErrorCode, StepResult};
+use a2a_sim::engine::world;
 
 use crate::common::*;
 
@@ -313,7 +313,7 @@ fn no_output_contains_a_push_token_in_clear() {
         4,
         "working, input-required, then working, completed"
     );
-    let table = a2a_sim::report_table::render(&w, a2a_sim::report_table::Layout::Fixed);
+    let table = a2a_sim::report::table::render(&w, a2a_sim::report::table::Layout::Fixed);
     for out in [json(&w), table, format!("{w:?}"), format!("{s:?}")] {
         assert!(!out.contains("s3cr3t"), "a token leaked:\n{out}");
     }

@@ -3,8 +3,11 @@
 
 use std::path::Path;
 
-use a2a_sim::protocol::A2aVersion;
-use a2a_sim::{export, loader, report_json, report_table, world};
+use a2a_sim::engine::world;
+use a2a_sim::protocol::export;
+use a2a_sim::protocol::version::A2aVersion;
+use a2a_sim::report::{json as report_json, table as report_table};
+use a2a_sim::scenario::loader;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -21,12 +24,12 @@ fn config(cases: u32) -> Config {
     }
 }
 
-fn load(text: &str) -> Result<a2a_sim::scenario::Scenario, a2a_sim::error::LoadError> {
+fn load(text: &str) -> Result<a2a_sim::engine::scenario::Scenario, a2a_sim::error::LoadError> {
     loader::load_str("prop.yaml", text, Path::new("."), "prop".into())
 }
 
 /// Runs a loaded scenario through every renderer.
-fn run_everything(s: &a2a_sim::scenario::Scenario) {
+fn run_everything(s: &a2a_sim::engine::scenario::Scenario) {
     let w = world::run(s);
     let mut sink = Vec::new();
     report_json::write(&w, &mut sink).unwrap();

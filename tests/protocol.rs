@@ -6,8 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use a2a_sim::protocol::A2aVersion;
-use a2a_sim::{card, corpus, export, loader, world};
+use a2a_sim::corpus;
+use a2a_sim::engine::world;
+use a2a_sim::protocol::version::A2aVersion;
+use a2a_sim::protocol::{card, export};
+use a2a_sim::scenario::loader;
 
 fn outputs(path: &Path) -> Vec<(String, String)> {
     let s = loader::load_path(path).unwrap();

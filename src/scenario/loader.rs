@@ -3,15 +3,15 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::card_file;
+use crate::engine::lifecycle::TaskState;
+use crate::engine::push::{HostPattern, Secret};
+use crate::engine::scenario::*;
+use crate::engine::symbols::{Sym, Symbols};
 use crate::error::{Diagnostic, LoadError, with_hint};
-use crate::push::{HostPattern, Secret};
-use crate::scenario::*;
-use crate::scenario_file::*;
-use crate::symbols::{Sym, Symbols};
-use crate::task_state::TaskState;
-use crate::timestamp::parse_rfc3339;
-use crate::yaml::{self, Seg};
+use crate::protocol::timestamp::parse_rfc3339;
+use crate::scenario::card_file;
+use crate::scenario::file::*;
+use crate::scenario::yaml::{self, Seg};
 
 /// Reads and loads one scenario file. `display` is how diagnostics name it.
 pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
@@ -192,7 +192,7 @@ impl Loader<'_> {
             .collect();
 
         Scenario {
-            directory: crate::discovery::Directory::new(&agents),
+            directory: crate::engine::discovery::Directory::new(&agents),
             name: file.name.unwrap_or(default_name),
             policy,
             levels,
@@ -513,7 +513,10 @@ impl Loader<'_> {
                 HandlerStep::Delegate(Delegate {
                     to,
                     text: d.text,
-                    on_error: d.on_error,
+                    on_error: match d.on_error {
+                        OnErrorFile::Fail => OnError::Fail,
+                        OnErrorFile::Continue => OnError::Continue,
+                    },
                 })
             }
         }
@@ -831,7 +834,7 @@ impl Loader<'_> {
             }
             let mut codes = Vec::new();
             for (j, c) in e.codes.unwrap_or_default().iter().enumerate() {
-                match crate::admission::DenialCode::ALL
+                match crate::engine::admission::DenialCode::ALL
                     .into_iter()
                     .find(|d| d.as_str() == c)
                 {
@@ -840,7 +843,7 @@ impl Loader<'_> {
                         let msg = with_hint(
                             format!("unknown denial code `{c}`"),
                             c,
-                            crate::admission::DenialCode::ALL.map(|d| d.as_str()),
+                            crate::engine::admission::DenialCode::ALL.map(|d| d.as_str()),
                         );
                         self.problem([child(&at, "codes"), vec![Seg::Index(j)]].concat(), msg);
                     }
@@ -854,9 +857,9 @@ impl Loader<'_> {
             return Some(Expectation::Pushes(list));
         }
         let e = e.errors?;
-        let all = crate::record::ErrorCode::ALL.map(|c| c.as_str());
+        let all = crate::engine::record::ErrorCode::ALL.map(|c| c.as_str());
         let list = self.count_or_list(child(&at, "errors"), e, &all, |s| {
-            crate::record::ErrorCode::ALL
+            crate::engine::record::ErrorCode::ALL
                 .into_iter()
                 .find(|c| c.as_str() == s)
         })?;

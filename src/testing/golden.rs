@@ -4,8 +4,11 @@ use std::path::{Path, PathBuf};
 
 use similar::TextDiff;
 
+use crate::engine::world;
 use crate::error::LoadError;
-use crate::{expect, loader, report_json, world, yaml};
+use crate::report::json as report_json;
+use crate::scenario::{loader, yaml};
+use crate::testing::expect;
 
 /// The golden file of `X.yaml` (or `X.yml`): `X.golden.json` beside it.
 pub fn golden_path(scenario: &Path) -> PathBuf {

@@ -2,7 +2,7 @@
 //! stored as a persistent list in an arena and each task adds one node. A chain of depth n costs
 //! O(1) per task instead of O(n).
 
-use crate::symbols::Sym;
+use crate::engine::symbols::Sym;
 
 /// A chain: the node of its last hop, or `None` for the empty chain.
 pub type ChainRef = Option<u32>;

@@ -5,13 +5,13 @@ use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
-use crate::adapter::{self, InternalTask, Outputs, RunTimes};
-use crate::protocol::A2aVersion;
-use crate::record::EventKind;
-use crate::report_json::{Seq, write_pretty};
-use crate::task::{Role, Task, TaskIx, task_id};
-use crate::timestamp::format_utc;
-use crate::world::World;
+use crate::engine::record::EventKind;
+use crate::engine::task::{Role, Task, TaskIx, task_id};
+use crate::engine::world::World;
+use crate::protocol::adapter::{self, InternalTask, Outputs, RunTimes};
+use crate::protocol::timestamp::format_utc;
+use crate::protocol::version::A2aVersion;
+use crate::report::json::{Seq, write_pretty};
 
 /// How much of a task's append-only logs to show: a snapshot is a prefix.
 #[derive(Debug, Clone, Copy)]
@@ -35,7 +35,7 @@ fn timestamp(w: &World, tick: u64) -> String {
     format_utc(w.scenario.clock.millis(tick))
 }
 
-fn message(w: &World, v: A2aVersion, ix: TaskIx, m: &crate::task::Message) -> Value {
+fn message(w: &World, v: A2aVersion, ix: TaskIx, m: &crate::engine::task::Message) -> Value {
     let t = &w.tasks[ix];
     let mut o = Map::new();
     if v == A2aVersion::V0_3 {
@@ -66,7 +66,7 @@ fn status(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
     Value::Object(o)
 }
 
-fn artifact(v: A2aVersion, a: &crate::task::Artifact) -> Value {
+fn artifact(v: A2aVersion, a: &crate::engine::task::Artifact) -> Value {
     let mut o = Map::new();
     o.insert("artifactId".into(), json!(format!("artifact-{}", a.id)));
     if let Some(name) = &a.spec.name {
@@ -129,7 +129,7 @@ fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
 /// Protocol output carries timestamps; refuse a clock that runs past what RFC 3339 can write.
 fn check_clock(w: &World) -> std::io::Result<()> {
     let last = w.scenario.clock.millis(w.ids.tick);
-    if last > crate::timestamp::MAX_MS || w.scenario.clock.epoch_ms < 0 {
+    if last > crate::protocol::timestamp::MAX_MS || w.scenario.clock.epoch_ms < 0 {
         return Err(std::io::Error::other(format!(
             "the clock reaches past 9999-12-31 (or before 1970) by tick {}; lower clock.tick_ms or move clock.epoch",
             w.ids.tick
@@ -158,7 +158,7 @@ pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::R
     }
     for (i, e) in w.events.iter().enumerate() {
         let line = stream_event(w, v, e.task(), e.kind(), last_status[e.call()] == Some(i));
-        serde_json::to_writer(&mut *out, &line).map_err(crate::report_json::io_error)?;
+        serde_json::to_writer(&mut *out, &line).map_err(crate::report::json::io_error)?;
         out.write_all(b"\n")?;
     }
     Ok(())

@@ -5,12 +5,11 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::chain::ChainRef;
-use crate::push::Secret;
-use crate::scenario::{AgentIx, ArtifactSpec, Level};
-use crate::scenario_file::DataMap;
-use crate::symbols::Sym;
-use crate::task_state::TaskState;
+use crate::engine::chain::ChainRef;
+use crate::engine::lifecycle::TaskState;
+use crate::engine::push::Secret;
+use crate::engine::scenario::{AgentIx, ArtifactSpec, DataMap, Level};
+use crate::engine::symbols::Sym;
 
 /// Index of a task in the world; `task-N` has index N − 1, so creation order is id order.
 pub type TaskIx = usize;

@@ -1,11 +1,11 @@
 //! What a run records, in the order it happened: the report is rendered from these.
 
-use crate::admission::Denial;
-use crate::discovery::Ranked;
-use crate::scenario::{AgentIx, CallerIx};
-use crate::symbols::Sym;
-use crate::task::TaskIx;
-use crate::task_state::TaskState;
+use crate::engine::admission::Denial;
+use crate::engine::discovery::Ranked;
+use crate::engine::lifecycle::TaskState;
+use crate::engine::scenario::{AgentIx, CallerIx};
+use crate::engine::symbols::Sym;
+use crate::engine::task::TaskIx;
 
 /// Refused operations and handler bugs (`errors[].code`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,7 +191,7 @@ pub enum StepResult {
         state: TaskState,
         stream: Option<CallId>,
     },
-    Denied(Vec<crate::admission::DenialCode>),
+    Denied(Vec<crate::engine::admission::DenialCode>),
     /// Nothing was done; `errors` says why.
     Nothing,
 }

@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::card_file::{self, CardVersion};
-use crate::protocol::A2aVersion;
-use crate::scenario::Card;
+use crate::engine::scenario::Card;
+use crate::protocol::version::A2aVersion;
+use crate::scenario::card_file::{self, CardVersion};
 
 /// Media types our agents take and give: text parts and data parts.
 pub const DEFAULT_MODES: [&str; 2] = ["text/plain", "application/json"];

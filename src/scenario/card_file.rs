@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::scenario::{Card, Skill};
+use crate::engine::scenario::{Card, Skill};
 
 /// Which A2A version a card document is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use crate::corpus;
 use crate::error::{EXIT_FAILED, EXIT_LOAD};
-use crate::golden::{self, Blessed, Outcome};
-use crate::junit;
-use crate::partition::Partition;
+use crate::testing::golden::{self, Blessed, Outcome};
+use crate::testing::junit;
+use crate::testing::partition::Partition;
 
 /// Exit status: 0 all passed, 1 any failed, 2 a file did not load (2 wins).
 pub fn run(

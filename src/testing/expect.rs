@@ -1,9 +1,9 @@
 //! Checks a run against the scenario's `expect:` entries. Matching is exact.
 
-use crate::record::StepResult;
-use crate::scenario::{Expectation, Expected};
-use crate::task::task_id;
-use crate::world::World;
+use crate::engine::record::StepResult;
+use crate::engine::scenario::{Expectation, Expected};
+use crate::engine::task::task_id;
+use crate::engine::world::World;
 
 /// A failed expectation: its index in `expect:` and what differed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,12 @@
 //! A loaded, checked scenario: every reference resolved to an index, every name interned.
 //! This is what the engine runs; it holds no positions and no YAML.
 
-use crate::push::{HostPattern, Secret};
-use crate::scenario_file::{DataMap, OnError};
-use crate::symbols::{Sym, Symbols};
-use crate::task_state::TaskState;
+use crate::engine::lifecycle::TaskState;
+use crate::engine::push::{HostPattern, Secret};
+use crate::engine::symbols::{Sym, Symbols};
+
+/// A `data` mapping: JSON keys in the scenario file's order.
+pub type DataMap = serde_json::Map<String, serde_json::Value>;
 
 pub type AgentIx = usize;
 pub type CallerIx = usize;
@@ -32,7 +34,7 @@ pub struct Scenario {
     pub alias_steps: Vec<usize>,
     pub expectations: Vec<Expectation>,
     /// The agents' discovery facts, flat, for fast ranking.
-    pub directory: crate::discovery::Directory,
+    pub directory: crate::engine::discovery::Directory,
     pub symbols: Symbols,
 }
 
@@ -46,10 +48,10 @@ pub enum Expectation {
     },
     Denied {
         step: usize,
-        codes: Vec<crate::admission::DenialCode>,
+        codes: Vec<crate::engine::admission::DenialCode>,
     },
     Pushes(Expected<TaskState>),
-    Errors(Expected<crate::record::ErrorCode>),
+    Errors(Expected<crate::engine::record::ErrorCode>),
 }
 
 /// A count, or the exact list in order.
@@ -152,6 +154,14 @@ pub struct Delegate {
     pub to: Target,
     pub text: String,
     pub on_error: OnError,
+}
+
+/// What a `delegate` step does when the delegation does not succeed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum OnError {
+    #[default]
+    Fail,
+    Continue,
 }
 
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::scenario_file::ScenarioFile;
+use crate::scenario::file::ScenarioFile;
 
 pub fn scenario_schema() -> Value {
     let mut schema = schemars::generate::SchemaSettings::draft07()

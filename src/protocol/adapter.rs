@@ -7,9 +7,9 @@
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use crate::protocol::A2aVersion;
-use crate::scenario_file::DataMap;
-use crate::task_state::TaskState;
+use crate::engine::lifecycle::TaskState;
+use crate::protocol::version::A2aVersion;
+use crate::scenario::file::DataMap;
 
 /// The protocol-neutral task.
 #[derive(Debug, Clone, PartialEq)]
@@ -432,7 +432,9 @@ pub fn source_times(doc: &Value, from_acp: bool, state: InternalState) -> RunTim
         (at.clone(), at.filter(|_| state.is_terminal()))
     };
     RunTimes {
-        created_at: Some(created.unwrap_or_else(|| crate::scenario::DEFAULT_EPOCH.to_string())),
+        created_at: Some(
+            created.unwrap_or_else(|| crate::engine::scenario::DEFAULT_EPOCH.to_string()),
+        ),
         finished_at: finished,
     }
 }

@@ -2,9 +2,9 @@
 
 use std::cmp::Ordering;
 
-use crate::admission::CallerContext;
-use crate::scenario::{Agent, AgentIx};
-use crate::symbols::Sym;
+use crate::engine::admission::CallerContext;
+use crate::engine::scenario::{Agent, AgentIx};
+use crate::engine::symbols::Sym;
 
 /// One ranked card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

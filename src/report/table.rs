@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 
 use comfy_table::{ContentArrangement, Table, presets};
 
-use crate::record::*;
-use crate::task::task_id;
-use crate::world::World;
+use crate::engine::record::*;
+use crate::engine::task::task_id;
+use crate::engine::world::World;
 
 /// How tables are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +110,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         let _ = writeln!(out, "{t}");
         let mut t = table(layout, &["message", "role", "text", "data"]);
         for m in &task.messages {
-            let role = if m.role == crate::task::Role::User {
+            let role = if m.role == crate::engine::task::Role::User {
                 "user"
             } else {
                 "agent"

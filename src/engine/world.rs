@@ -3,15 +3,14 @@
 
 use std::borrow::Cow;
 
-use crate::admission::{CallerContext, Denial, check_delegation};
-use crate::chain::{ChainRef, Chains};
-use crate::discovery::{self, discover};
-use crate::push::check_push_url;
-use crate::record::*;
-use crate::scenario::*;
-use crate::scenario_file::{DataMap, OnError};
-use crate::task::*;
-use crate::task_state::TaskState;
+use crate::engine::admission::{CallerContext, Denial, check_delegation};
+use crate::engine::chain::{ChainRef, Chains};
+use crate::engine::discovery::{self, discover};
+use crate::engine::lifecycle::TaskState;
+use crate::engine::push::check_push_url;
+use crate::engine::record::*;
+use crate::engine::scenario::*;
+use crate::engine::task::*;
 
 /// World-wide counters, one per kind of id; an id is drawn only when its object is created.
 #[derive(Debug, Default, Clone)]
@@ -332,10 +331,10 @@ impl<'s> World<'s> {
     fn deny(
         &mut self,
         step: usize,
-        caller: crate::symbols::Sym,
+        caller: crate::engine::symbols::Sym,
         callee: AgentIx,
         denials: Vec<Denial>,
-    ) -> Vec<crate::admission::DenialCode> {
+    ) -> Vec<crate::engine::admission::DenialCode> {
         let codes = denials.iter().map(|d| d.code).collect();
         self.denials.push(DenialRecord {
             step,

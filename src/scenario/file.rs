@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde::de::{self, MapAccess, Visitor};
 use std::borrow::Cow;
 
-pub type DataMap = serde_json::Map<String, serde_json::Value>;
+pub use crate::engine::scenario::DataMap;
 
 /// Reads a `data` mapping strictly: a duplicate key, a non-string key or a non-finite number is
 /// an error, not a silent last-one-wins.
@@ -437,12 +437,12 @@ pub struct DelegateFile {
     pub to: TargetFile,
     pub text: String,
     #[serde(default)]
-    pub on_error: OnError,
+    pub on_error: OnErrorFile,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum OnError {
+pub enum OnErrorFile {
     #[default]
     Fail,
     Continue,

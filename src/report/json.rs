@@ -7,10 +7,10 @@ use std::io::Write;
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
-use crate::push::REDACTED;
-use crate::record::*;
-use crate::task::{Role, Task};
-use crate::world::World;
+use crate::engine::push::REDACTED;
+use crate::engine::record::*;
+use crate::engine::task::{Role, Task};
+use crate::engine::world::World;
 
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -366,7 +366,7 @@ impl Serialize for HistoryJson<'_> {
 }
 
 #[derive(Clone, Copy)]
-struct MessageJson<'a, 's>(&'a crate::task::Message<'s>);
+struct MessageJson<'a, 's>(&'a crate::engine::task::Message<'s>);
 
 impl Serialize for MessageJson<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -390,7 +390,7 @@ impl Serialize for MessageJson<'_, '_> {
 }
 
 #[derive(Clone, Copy)]
-struct ArtifactJson<'a, 's>(&'a crate::task::Artifact<'s>);
+struct ArtifactJson<'a, 's>(&'a crate::engine::task::Artifact<'s>);
 
 impl Serialize for ArtifactJson<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

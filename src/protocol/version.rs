@@ -1,6 +1,6 @@
 //! Spellings that differ between A2A versions.
 
-use crate::task_state::TaskState;
+use crate::engine::lifecycle::TaskState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum A2aVersion {

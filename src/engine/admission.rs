@@ -1,8 +1,8 @@
 //! `check_delegation`: may this caller delegate to this card? Every denial, not the first.
 
-use crate::chain::{ChainRef, Chains};
-use crate::scenario::{Agent, Level, Scenario};
-use crate::symbols::Sym;
+use crate::engine::chain::{ChainRef, Chains};
+use crate::engine::scenario::{Agent, Level, Scenario};
+use crate::engine::symbols::Sym;
 
 /// A verified caller context: who is asking, for which tenant, with what data and scopes.
 /// For a driver step it comes from the scenario's `callers`; for a nested delegation the server
@@ -106,7 +106,7 @@ pub fn check_delegation(
             ),
         });
     }
-    let lacks = |s: &&crate::symbols::Sym| !caller.scopes.contains(s);
+    let lacks = |s: &&crate::engine::symbols::Sym| !caller.scopes.contains(s);
     if card.required_scopes.iter().any(|s| lacks(&s)) {
         let missing: Vec<&str> = card
             .required_scopes
