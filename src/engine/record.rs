@@ -178,7 +178,8 @@ pub enum EventKind {
 
 #[derive(Debug, Clone)]
 pub struct StepRecord {
-    pub caller: CallerIx,
+    /// None for `wait`, which has no caller.
+    pub caller: Option<CallerIx>,
     pub result: StepResult,
 }
 

@@ -33,6 +33,8 @@ pub struct Scenario {
     /// The 1-based step that defines each alias.
     pub alias_steps: Vec<usize>,
     pub expectations: Vec<Expectation>,
+    /// `golden: false`: `test` checks the expectations alone, with no golden file.
+    pub golden: bool,
     /// The agents' discovery facts, flat, for fast ranking.
     pub directory: crate::engine::discovery::Directory,
     pub symbols: Symbols,
@@ -41,17 +43,55 @@ pub struct Scenario {
 /// An `expect:` entry, resolved.
 #[derive(Debug)]
 pub enum Expectation {
-    Task {
-        alias: AliasIx,
-        state: Option<TaskState>,
-        delegation_chain: Option<Vec<String>>,
-    },
+    Task(TaskExpectation),
     Denied {
         step: usize,
         codes: Vec<crate::engine::admission::DenialCode>,
     },
+    /// `{denied: pay/screen, codes}`: the denial of a nested delegation.
+    DeniedPath {
+        path: TaskPath,
+        codes: Vec<crate::engine::admission::DenialCode>,
+    },
+    /// `{ranking: STEP, agents}`: a `discover` step's ranking, agent names in order.
+    Ranking {
+        step: usize,
+        agents: Vec<String>,
+    },
     Pushes(Expected<TaskState>),
     Errors(Expected<crate::engine::record::ErrorCode>),
+}
+
+/// A task named by a path: an alias, then the `as` names of delegations (and, after a fan-out's
+/// name, a 1-based member number), e.g. `pay/screen` or `pay/researchers/2`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskPath {
+    pub alias: AliasIx,
+    pub hops: Vec<PathHop>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathHop {
+    /// A delegation or fan-out of the task's handler, by its `as`.
+    Result(String),
+    /// The Nth member (1-based) of the fan-out named just before.
+    Member(usize),
+}
+
+/// A `task:` expectation: every test given must hold.
+#[derive(Debug)]
+pub struct TaskExpectation {
+    pub path: TaskPath,
+    /// Any of these states.
+    pub state: Option<Vec<TaskState>>,
+    pub delegation_chain: Option<Vec<String>>,
+    /// The status history's states, in order.
+    pub history: Option<Vec<TaskState>>,
+    /// Any of these outcomes.
+    pub outcome: Option<Vec<Outcome>>,
+    pub text: Option<TextTest>,
+    pub data: Vec<DataTest>,
+    pub attempt: Option<u32>,
 }
 
 /// A count, or the exact list in order.
@@ -116,6 +156,8 @@ pub struct Agent {
     pub required_scopes: Vec<Sym>,
     pub scopes: Vec<Sym>,
     pub handler: Vec<HandlerStep>,
+    /// The `as` names of the handler's delegations and fan-outs, indexed by [`ResultIx`].
+    pub results: Vec<String>,
 }
 
 impl Agent {
@@ -134,12 +176,19 @@ pub struct Caller {
     pub delegation_chain: Vec<Sym>,
 }
 
+/// Index of a named result (`as`) among its agent's [`Agent::results`].
+pub type ResultIx = usize;
+
 #[derive(Debug)]
 pub enum HandlerStep {
     Status(TaskState, Option<String>),
     Message(String),
     Artifact(ArtifactSpec),
     Delegate(Delegate),
+    FanOut(FanOut),
+    /// `wait: N`: let N ticks pass for this task.
+    Wait(u64),
+    When(When),
 }
 
 #[derive(Debug)]
@@ -147,13 +196,218 @@ pub struct ArtifactSpec {
     pub name: Option<String>,
     pub text: Option<String>,
     pub data: Option<DataMap>,
+    /// `from`: made of these results (then `text` and `data` are absent).
+    pub from: Vec<ResultIx>,
 }
 
 #[derive(Debug)]
 pub struct Delegate {
     pub to: Target,
-    pub text: String,
+    pub message: MessageSpec,
+    /// `as`: where the outcome is kept for `when`, `artifact: {from}` and `expect` paths.
+    pub result: Option<ResultIx>,
     pub on_error: OnError,
+    pub timeout: Option<u64>,
+    pub retry: Retry,
+    pub on_pause: OnPause,
+    /// Scripted answers, one each time the child pauses, in order.
+    pub replies: Vec<MessageSpec>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retry {
+    /// Total attempts, at least 1.
+    pub attempts: u32,
+    /// Ticks before attempt 2; doubled before each later one.
+    pub backoff: u64,
+}
+
+impl Default for Retry {
+    fn default() -> Self {
+        Retry {
+            attempts: 1,
+            backoff: 1,
+        }
+    }
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum OnPause {
+    /// The paused child is canceled; the outcome is the pause state.
+    #[default]
+    Cancel,
+    /// The delegating task takes the pause itself and forwards its owner's reply down.
+    Escalate,
+}
+
+#[derive(Debug)]
+pub struct FanOut {
+    pub to: FanTargets,
+    pub message: MessageSpec,
+    pub result: Option<ResultIx>,
+    pub join: Join,
+    pub timeout: Option<u64>,
+    pub on_error: OnError,
+}
+
+#[derive(Debug)]
+pub enum FanTargets {
+    /// Each entry its own member: an agent, or the top card of a discovery.
+    List(Vec<Target>),
+    /// Every candidate of a discovery ranking, in rank order, up to `limit`.
+    Ranking { tags: Vec<Sym>, limit: Option<usize> },
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Join {
+    #[default]
+    All,
+    Any,
+}
+
+#[derive(Debug)]
+pub struct When {
+    pub cond: Cond,
+    pub then: Vec<HandlerStep>,
+    pub otherwise: Vec<HandlerStep>,
+}
+
+/// A `when` condition.
+#[derive(Debug, Clone)]
+pub enum Cond {
+    All(Vec<Cond>),
+    Any(Vec<Cond>),
+    Not(Box<Cond>),
+    /// One subject and the tests that must all hold on it.
+    Test(Subject, Vec<Test>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    Result(ResultIx),
+    /// The task's first message.
+    Input,
+    /// The latest reply the task received.
+    Reply,
+}
+
+#[derive(Debug, Clone)]
+pub enum Test {
+    /// Any of these outcomes.
+    Outcome(Vec<Outcome>),
+    /// The child task's state now: any of these.
+    State(Vec<TaskState>),
+    Text(TextTest),
+    Data(DataTest),
+    /// A group's count of completed members.
+    Completed(ValueTest),
+    /// A group's number of members.
+    Size(ValueTest),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextTest {
+    Equals(String),
+    Contains(String),
+}
+
+/// `PATH: TEST` inside `data:`.
+#[derive(Debug, Clone)]
+pub struct DataTest {
+    /// The path as written, for messages.
+    pub written: String,
+    /// Object keys or list indexes (ASCII digits), from a dotted path or a JSON Pointer.
+    pub path: Vec<String>,
+    pub test: ValueTest,
+}
+
+#[derive(Debug, Clone)]
+pub enum ValueTest {
+    /// JSON equality, numbers as numbers (`1 == 1.0`); a bare literal means this.
+    Eq(serde_json::Value),
+    Ne(serde_json::Value),
+    Gt(f64),
+    Gte(f64),
+    Lt(f64),
+    Lte(f64),
+    In(Vec<serde_json::Value>),
+    Exists(bool),
+    Contains(String),
+}
+
+/// How a delegation ended, in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    Completed,
+    Failed,
+    Canceled,
+    Rejected,
+    InputRequired,
+    AuthRequired,
+    Denied,
+    NoCandidate,
+    Timeout,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 9] = [
+        Outcome::Completed,
+        Outcome::Failed,
+        Outcome::Canceled,
+        Outcome::Rejected,
+        Outcome::InputRequired,
+        Outcome::AuthRequired,
+        Outcome::Denied,
+        Outcome::NoCandidate,
+        Outcome::Timeout,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Completed => "completed",
+            Outcome::Failed => "failed",
+            Outcome::Canceled => "canceled",
+            Outcome::Rejected => "rejected",
+            Outcome::InputRequired => "input-required",
+            Outcome::AuthRequired => "auth-required",
+            Outcome::Denied => "denied",
+            Outcome::NoCandidate => "no_candidate",
+            Outcome::Timeout => "timeout",
+        }
+    }
+
+    /// Reads an outcome word; the pause states in either spelling (`input_required` too).
+    pub fn parse(s: &str) -> Option<Outcome> {
+        let s = match s {
+            "input_required" => "input-required",
+            "auth_required" => "auth-required",
+            other => other,
+        };
+        Outcome::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+
+    /// The outcome a child task's state gives.
+    pub fn of_state(state: TaskState) -> Outcome {
+        match state {
+            TaskState::Completed => Outcome::Completed,
+            TaskState::Canceled => Outcome::Canceled,
+            TaskState::Rejected => Outcome::Rejected,
+            TaskState::InputRequired => Outcome::InputRequired,
+            TaskState::AuthRequired => Outcome::AuthRequired,
+            TaskState::Failed | TaskState::Submitted | TaskState::Working => Outcome::Failed,
+        }
+    }
+
+    /// Outcomes a `retry` tries again.
+    pub fn is_retried(self) -> bool {
+        matches!(self, Outcome::Failed | Outcome::Timeout)
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What a `delegate` step does when the delegation does not succeed.
@@ -223,6 +477,15 @@ pub enum Step {
         caller: CallerIx,
         task: TaskRef,
     },
+    Wait(WaitSpec),
+}
+
+#[derive(Debug)]
+pub enum WaitSpec {
+    /// Let N ticks pass, running whatever is due.
+    Ticks(u64),
+    /// Run until this alias's task resolves (a pause or a terminal state).
+    Task(AliasIx),
 }
 
 #[derive(Debug)]
@@ -235,6 +498,8 @@ pub struct Send {
     pub alias: Option<AliasIx>,
     pub push: Option<PushSpec>,
     pub context: ContextSpec,
+    /// `return_immediately: true` (send only): the step ends once the task exists.
+    pub return_immediately: bool,
 }
 
 impl Step {
@@ -247,17 +512,20 @@ impl Step {
             Step::SetPushConfig { .. } => "set_push_config",
             Step::Cancel { .. } => "cancel",
             Step::Get { .. } => "get",
+            Step::Wait(_) => "wait",
         }
     }
 
-    pub fn caller(&self) -> CallerIx {
+    /// The step's caller; `wait` has none.
+    pub fn caller(&self) -> Option<CallerIx> {
         match self {
             Step::Discover { caller, .. }
             | Step::Reply { caller, .. }
             | Step::SetPushConfig { caller, .. }
             | Step::Cancel { caller, .. }
-            | Step::Get { caller, .. } => *caller,
-            Step::Send(s) => s.caller,
+            | Step::Get { caller, .. } => Some(*caller),
+            Step::Send(s) => Some(s.caller),
+            Step::Wait(_) => None,
         }
     }
 }

@@ -191,7 +191,7 @@ impl<'s> World<'s> {
         });
     }
 
-    fn record(&mut self, caller: CallerIx, result: StepResult) {
+    fn record(&mut self, caller: Option<CallerIx>, result: StepResult) {
         self.steps.push(StepRecord { caller, result });
     }
 
@@ -225,6 +225,7 @@ impl<'s> World<'s> {
                 push,
             } => self.driver_set_push_config(n, *caller, task, *agent, push),
             Step::Cancel { caller, task } => self.cancel(n, *caller, task),
+            Step::Wait(_) => StepResult::Nothing,
             Step::Get { caller, task } => match self.visible_task(n, *caller, task) {
                 Some(t) => StepResult::Task {
                     task: t,
@@ -639,6 +640,7 @@ impl<'s> World<'s> {
                     self.events
                         .push(Event::new(call, task, EventKind::Artifact(ix)));
                 }
+                HandlerStep::FanOut(_) | HandlerStep::Wait(_) | HandlerStep::When(_) => {}
                 HandlerStep::Delegate(d) => match self.delegate(step, task, d) {
                     Ok((child, child_call)) => {
                         return Advance::Delegated {
@@ -697,7 +699,7 @@ impl<'s> World<'s> {
             classification: ctx.classification,
             parent: Some(task),
             context: None,
-            text: Cow::Borrowed(d.text.as_str()),
+            text: Cow::Borrowed(d.message.text.as_str()),
             data: None,
         };
         Ok(self.create_task(step, new))

@@ -225,7 +225,9 @@ impl Serialize for StepJson<'_, '_> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("step", &(i + 1))?;
         m.serialize_entry("op", w.scenario.steps[i].op())?;
-        m.serialize_entry("caller", &w.scenario.callers[r.caller].id)?;
+        if let Some(caller) = r.caller {
+            m.serialize_entry("caller", &w.scenario.callers[caller].id)?;
+        }
         m.serialize_entry("result", &ResultJson(w, &r.result))?;
         m.end()
     }

@@ -39,7 +39,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         t.add_row(vec![
             (i + 1).to_string(),
             s.steps[i].op().to_string(),
-            s.callers[r.caller].id.clone(),
+            r.caller.map_or(String::new(), |c| s.callers[c].id.clone()),
             step_result(world, i + 1, r),
         ]);
     }
@@ -51,7 +51,7 @@ pub fn render(world: &World, layout: Layout) -> String {
                 out,
                 "\ndiscover (step {}, caller {})",
                 i + 1,
-                s.callers[r.caller].id
+                r.caller.map_or("", |c| s.callers[c].id.as_str())
             );
             let mut t = table(layout, &["rank", "agent", "score"]);
             for (k, row) in ranking.iter().enumerate() {

@@ -203,6 +203,7 @@ impl Loader<'_> {
             aliases,
             alias_steps,
             expectations,
+            golden: true,
             symbols: std::mem::take(&mut self.symbols),
         }
     }
@@ -470,6 +471,7 @@ impl Loader<'_> {
             required_scopes: self.syms(&a.required_scopes),
             scopes: self.syms(&a.scopes),
             handler,
+            results: Vec::new(),
         }
     }
 
@@ -503,6 +505,7 @@ impl Loader<'_> {
                     name: a.name,
                     text: a.text.filter(|t| !t.is_empty()),
                     data: a.data.filter(|d| !d.is_empty()),
+                    from: Vec::new(),
                 })
             }
             HandlerStepFile::Delegate(d) => {
@@ -512,7 +515,15 @@ impl Loader<'_> {
                 self.non_empty_text(child(&at, "text"), &d.text);
                 HandlerStep::Delegate(Delegate {
                     to,
-                    text: d.text,
+                    message: MessageSpec {
+                        text: d.text,
+                        data: None,
+                    },
+                    result: None,
+                    timeout: None,
+                    retry: Retry::default(),
+                    on_pause: OnPause::Cancel,
+                    replies: Vec::new(),
                     on_error: match d.on_error {
                         OnErrorFile::Fail => OnError::Fail,
                         OnErrorFile::Continue => OnError::Continue,
@@ -757,6 +768,7 @@ impl Loader<'_> {
             alias,
             push,
             context,
+            return_immediately: false,
         }
     }
 }
@@ -813,11 +825,19 @@ impl Loader<'_> {
                     }
                 },
             };
-            return Some(Expectation::Task {
-                alias,
-                state,
+            return Some(Expectation::Task(TaskExpectation {
+                path: TaskPath {
+                    alias,
+                    hops: Vec::new(),
+                },
+                state: state.map(|s| vec![s]),
                 delegation_chain: e.delegation_chain,
-            });
+                history: None,
+                outcome: None,
+                text: None,
+                data: Vec::new(),
+                attempt: None,
+            }));
         }
         if let Some(step) = e.denied {
             let here = child(&at, "denied");

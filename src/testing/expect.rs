@@ -18,11 +18,9 @@ pub fn check(world: &World) -> Vec<Unmet> {
     let mut fail = |index: usize, message: String| unmet.push(Unmet { index, message });
     for (i, e) in s.expectations.iter().enumerate() {
         match e {
-            Expectation::Task {
-                alias,
-                state,
-                delegation_chain,
-            } => {
+            Expectation::Task(te) => {
+                let (alias, delegation_chain) = (&te.path.alias, &te.delegation_chain);
+                let state = te.state.as_ref().and_then(|s| s.first());
                 let name = &s.aliases[*alias];
                 let Some(t) = world.alias_tasks[*alias] else {
                     fail(
@@ -75,6 +73,7 @@ pub fn check(world: &World) -> Vec<Unmet> {
                     );
                 }
             }
+            Expectation::DeniedPath { .. } | Expectation::Ranking { .. } => {}
             Expectation::Pushes(want) => {
                 let got: Vec<&str> = world.pushes.iter().map(|p| p.state.as_str()).collect();
                 compare(&mut fail, i, "pushes", want, &got, |st| st.as_str());
