@@ -193,6 +193,8 @@ pub enum StepResult {
         stream: Option<CallId>,
     },
     Denied(Vec<crate::engine::admission::DenialCode>),
+    /// A driver `wait`: the clock when it ended.
+    Tick(u64),
     /// Nothing was done; `errors` says why.
     Nothing,
 }

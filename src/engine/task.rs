@@ -69,11 +69,51 @@ pub struct StatusEntry {
     pub message: Option<usize>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Artifact<'s> {
     /// The N of `artifact-N`.
     pub id: u64,
-    pub spec: &'s ArtifactSpec,
+    pub name: Option<&'s str>,
+    /// Absent, or non-empty.
+    pub text: Option<Cow<'s, str>>,
+    /// Absent, or a non-empty mapping.
+    pub data: Option<Cow<'s, DataMap>>,
+}
+
+impl<'s> Artifact<'s> {
+    /// An artifact exactly as the handler script wrote it.
+    pub fn scripted(id: u64, spec: &'s ArtifactSpec) -> Self {
+        Artifact {
+            id,
+            name: spec.name.as_deref(),
+            text: spec.text.as_deref().map(Cow::Borrowed),
+            data: spec.data.as_ref().map(Cow::Borrowed),
+        }
+    }
+}
+
+/// Which branch of a `when` a task took, and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// 1-based pre-order position of the `when` in the handler script.
+    pub handler_step: usize,
+    pub branch: Branch,
+    pub tick: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Branch {
+    Then,
+    Else,
+}
+
+impl Branch {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Branch::Then => "then",
+            Branch::Else => "else",
+        }
+    }
 }
 
 /// Who created a task, and so who alone may see it.
@@ -108,4 +148,8 @@ pub struct Task<'s> {
     /// The handler step to run next.
     pub pc: usize,
     pub push: Option<PushConfig>,
+    /// Which attempt of its parent's delegation this task is (1 unless retried).
+    pub attempt: u32,
+    /// The `when` branches its handler took, in order.
+    pub decisions: Vec<Decision>,
 }

@@ -412,6 +412,8 @@ impl<'s> World<'s> {
             artifacts: smallvec::SmallVec::new(),
             pc: 0,
             push: None,
+            attempt: 1,
+            decisions: Vec::new(),
         });
         let call = self.open_call(step, ix);
         (ix, call)
@@ -632,10 +634,7 @@ impl<'s> World<'s> {
                 HandlerStep::Artifact(spec) => {
                     self.ids.artifact += 1;
                     let t = &mut self.tasks[task];
-                    t.artifacts.push(Artifact {
-                        id: self.ids.artifact,
-                        spec,
-                    });
+                    t.artifacts.push(Artifact::scripted(self.ids.artifact, spec));
                     let ix = t.artifacts.len() - 1;
                     self.events
                         .push(Event::new(call, task, EventKind::Artifact(ix)));

@@ -69,15 +69,15 @@ fn status(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
 fn artifact(v: A2aVersion, a: &crate::engine::task::Artifact) -> Value {
     let mut o = Map::new();
     o.insert("artifactId".into(), json!(format!("artifact-{}", a.id)));
-    if let Some(name) = &a.spec.name {
+    if let Some(name) = &a.name {
         o.insert("name".into(), json!(name));
     }
     o.insert(
         "parts".into(),
         Value::Array(adapter::parts(
             v,
-            a.spec.text.as_deref(),
-            a.spec.data.as_ref(),
+            a.text.as_deref(),
+            a.data.as_deref(),
         )),
     );
     Value::Object(o)
@@ -236,10 +236,10 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
     let names = &w.scenario.symbols;
     let mut outputs = Outputs::default();
     for a in &t.artifacts {
-        if let Some(text) = &a.spec.text {
+        if let Some(text) = &a.text {
             outputs.text(text);
         }
-        if let Some(data) = &a.spec.data {
+        if let Some(data) = &a.data {
             outputs.data(data);
         }
     }

@@ -261,6 +261,7 @@ impl Serialize for ResultJson<'_, '_> {
             StepResult::Denied(codes) => {
                 m.serialize_entry("denied", &Seq(codes.iter().map(|c| c.as_str())))?;
             }
+            StepResult::Tick(tick) => m.serialize_entry("tick", tick)?,
             StepResult::Nothing => {}
         }
         m.end()
@@ -399,13 +400,13 @@ impl Serialize for ArtifactJson<'_, '_> {
         let a = self.0;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("artifact_id", &Id("artifact-", a.id))?;
-        if let Some(name) = &a.spec.name {
+        if let Some(name) = &a.name {
             m.serialize_entry("name", name)?;
         }
-        if let Some(text) = &a.spec.text {
+        if let Some(text) = &a.text {
             m.serialize_entry("text", text)?;
         }
-        if let Some(data) = &a.spec.data {
+        if let Some(data) = &a.data {
             m.serialize_entry("data", data)?;
         }
         m.end()

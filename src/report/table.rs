@@ -131,11 +131,11 @@ pub fn render(world: &World, layout: Layout) -> String {
             let mut t = table(layout, &["artifact", "name", "part", "content"]);
             for a in &task.artifacts {
                 let id = format!("artifact-{}", a.id);
-                let name = a.spec.name.clone().unwrap_or_default();
-                if let Some(text) = &a.spec.text {
-                    t.add_row(vec![id.clone(), name.clone(), "text".into(), text.clone()]);
+                let name = a.name.unwrap_or_default().to_string();
+                if let Some(text) = &a.text {
+                    t.add_row(vec![id.clone(), name.clone(), "text".into(), text.to_string()]);
                 }
-                if let Some(data) = &a.spec.data {
+                if let Some(data) = &a.data {
                     let json = serde_json::to_string(data).unwrap_or_default();
                     t.add_row(vec![id, name, "data".into(), json]);
                 }
@@ -192,6 +192,7 @@ pub fn render(world: &World, layout: Layout) -> String {
 fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
     let s = world.scenario;
     match &r.result {
+        StepResult::Tick(tick) => format!("tick {tick}"),
         StepResult::Ranking(ranking) if ranking.is_empty() => {
             "ranking: (no agent matches)".to_string()
         }
