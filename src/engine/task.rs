@@ -152,4 +152,6 @@ pub struct Task<'s> {
     pub attempt: u32,
     /// The `when` branches its handler took, in order.
     pub decisions: Vec<Decision>,
+    /// Created by a non-blocking send (`return_immediately: true`).
+    pub return_immediately: bool,
 }

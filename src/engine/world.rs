@@ -414,6 +414,7 @@ impl<'s> World<'s> {
             push: None,
             attempt: 1,
             decisions: Vec::new(),
+            return_immediately: false,
         });
         let call = self.open_call(step, ix);
         (ix, call)
