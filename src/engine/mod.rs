@@ -3,11 +3,19 @@
 
 pub mod admission;
 pub mod chain;
+pub mod conditions;
+pub mod delegation;
 pub mod discovery;
+mod driver;
+mod handler;
 pub mod lifecycle;
+pub mod program;
 pub mod push;
+mod push_config;
 pub mod record;
 pub mod scenario;
+pub mod scheduler;
+pub mod status;
 pub mod symbols;
 pub mod task;
 pub mod world;

@@ -19,10 +19,12 @@ pub enum ErrorCode {
     MissingToken,
     IllegalTransition,
     HandlerIncomplete,
+    /// A reply to a task that is neither paused nor terminal.
+    TaskNotAwaiting,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 9] = [
+    pub const ALL: [ErrorCode; 10] = [
         ErrorCode::TaskNotFound,
         ErrorCode::TaskTerminal,
         ErrorCode::TaskNotCancelable,
@@ -32,6 +34,7 @@ impl ErrorCode {
         ErrorCode::MissingToken,
         ErrorCode::IllegalTransition,
         ErrorCode::HandlerIncomplete,
+        ErrorCode::TaskNotAwaiting,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -45,6 +48,7 @@ impl ErrorCode {
             ErrorCode::MissingToken => "missing_token",
             ErrorCode::IllegalTransition => "illegal_transition",
             ErrorCode::HandlerIncomplete => "handler_incomplete",
+            ErrorCode::TaskNotAwaiting => "task_not_awaiting",
         }
     }
 }

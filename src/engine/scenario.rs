@@ -255,7 +255,10 @@ pub enum FanTargets {
     /// Each entry its own member: an agent, or the top card of a discovery.
     List(Vec<Target>),
     /// Every candidate of a discovery ranking, in rank order, up to `limit`.
-    Ranking { tags: Vec<Sym>, limit: Option<usize> },
+    Ranking {
+        tags: Vec<Sym>,
+        limit: Option<usize>,
+    },
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -418,7 +421,7 @@ pub enum OnError {
     Continue,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Target {
     Agent(AgentIx),
     /// Query tags, interned, sorted and without duplicates.

@@ -145,8 +145,6 @@ pub struct Task<'s> {
     pub history: SmallVec<[StatusEntry; 4]>,
     pub messages: SmallVec<[Message<'s>; 1]>,
     pub artifacts: SmallVec<[Artifact<'s>; 1]>,
-    /// The handler step to run next.
-    pub pc: usize,
     pub push: Option<PushConfig>,
     /// Which attempt of its parent's delegation this task is (1 unless retried).
     pub attempt: u32,

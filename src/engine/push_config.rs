@@ -1,0 +1,87 @@
+//! Push configs: the four refusals in their order, and the one config a task may hold.
+
+use crate::engine::push::check_push_url;
+use crate::engine::record::*;
+use crate::engine::scenario::*;
+use crate::engine::task::*;
+use crate::engine::world::World;
+
+impl<'s> World<'s> {
+    pub(crate) fn driver_set_push_config(
+        &mut self,
+        caller: CallerIx,
+        task: &TaskRef,
+        agent: Option<AgentIx>,
+        push: &'s PushSpec,
+    ) -> StepResult {
+        let visible = self.lookup_task(caller, task);
+        // With no agent named, the agent asked is the one holding the task as the caller sees it.
+        let Some(agent) = agent.or_else(|| visible.map(|t| self.tasks[t].agent)) else {
+            self.report_not_found(task);
+            return StepResult::Nothing;
+        };
+        if !self.set_push_config(agent, visible, Some(task), push) {
+            return StepResult::Nothing;
+        }
+        let ix = visible.unwrap_or_default();
+        StepResult::Task {
+            task: ix,
+            state: self.tasks[ix].state,
+            stream: None,
+        }
+    }
+
+    /// The four refusals, in order, first failure wins: capability first, so an agent without push
+    /// never reveals whether a task id exists.
+    pub(crate) fn set_push_config(
+        &mut self,
+        agent: AgentIx,
+        visible: Option<TaskIx>,
+        named: Option<&TaskRef>,
+        push: &'s PushSpec,
+    ) -> bool {
+        let card = &self.scenario.agents[agent];
+        if !card.card.push_notifications {
+            let detail = format!("`{}` does not support push notifications", card.name());
+            self.error(ErrorCode::PushNotSupported, detail, None);
+            return false;
+        }
+        let Some(task) = visible.filter(|&t| self.tasks[t].agent == agent) else {
+            let detail = match named {
+                Some(TaskRef::Alias(a)) if self.alias_tasks[*a].is_none() => self.no_task(*a),
+                Some(TaskRef::Alias(a)) => format!(
+                    "task `{}` not found on `{}`",
+                    task_id(self.alias_tasks[*a].unwrap_or_default()),
+                    card.name()
+                ),
+                Some(TaskRef::Id(id)) => format!("task `{id}` not found on `{}`", card.name()),
+                None => format!("the task is not on `{}`", card.name()),
+            };
+            self.error(ErrorCode::TaskNotFound, detail, None);
+            return false;
+        };
+        let url = match check_push_url(&push.url, &self.scenario.policy.push_allowed_hosts) {
+            Ok(url) => url,
+            Err(why) => {
+                self.error(ErrorCode::HostNotAllowed, why, Some(task));
+                return false;
+            }
+        };
+        if push.token.is_empty() {
+            self.error(
+                ErrorCode::MissingToken,
+                "a push config needs a non-empty token".into(),
+                Some(task),
+            );
+            return false;
+        }
+        self.push_urls.push(url);
+        // At most one config per task: a new one replaces the old. On a terminal task it is
+        // accepted and never fires, since nothing changes state any more.
+        self.tasks[task].push = Some(PushConfig {
+            url: self.push_urls.len() - 1,
+            token: push.token.clone(),
+        });
+        true
+    }
+}

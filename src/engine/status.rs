@@ -1,0 +1,217 @@
+//! Tasks come into being and change state here, and only here: creation, `set_status` with its
+//! side effects (history, push, stream event, the subtree's cancel), and the calls that stream.
+
+use std::borrow::Cow;
+
+use crate::engine::chain::ChainRef;
+use crate::engine::lifecycle::TaskState;
+use crate::engine::record::*;
+use crate::engine::scenario::*;
+use crate::engine::scheduler::DelegationIx;
+use crate::engine::task::*;
+use crate::engine::world::{Run, World};
+
+/// Why `set_status` refused a change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IllegalTransition {
+    pub from: TaskState,
+    pub to: TaskState,
+}
+
+/// What a new task starts from. Its chain is built by the server from the caller's verified
+/// context before this is filled in; nothing else can set it.
+pub(crate) struct NewTask<'s> {
+    pub agent: AgentIx,
+    pub owner: Owner,
+    pub delegation_chain: ChainRef,
+    pub classification: Level,
+    pub parent: Option<TaskIx>,
+    /// `None`: mint a fresh `ctx-N`.
+    pub context: Option<Context<'s>>,
+    pub text: Cow<'s, str>,
+    pub data: Option<&'s DataMap>,
+    /// The delegation creating it, and its member number there.
+    pub via: Option<(DelegationIx, usize)>,
+    pub attempt: u32,
+}
+
+impl<'s> World<'s> {
+    /// Creates a task in `submitted` at the next tick, opens its call's stream with it and queues
+    /// its handler.
+    pub(crate) fn create_task(&mut self, new: NewTask<'s>) -> (TaskIx, CallId) {
+        let context = new.context.unwrap_or_else(|| {
+            self.ids.context += 1;
+            Context::Minted(self.ids.context)
+        });
+        self.ids.task += 1;
+        let tick = self.next_tick();
+        let message = Message {
+            id: self.next_message_id(),
+            role: Role::User,
+            text: new.text,
+            data: new.data,
+        };
+        let ix = self.tasks.len();
+        self.tasks.push(Task {
+            context,
+            agent: new.agent,
+            owner: new.owner,
+            delegation_chain: new.delegation_chain,
+            parent: new.parent,
+            classification: new.classification,
+            state: TaskState::Submitted,
+            history: smallvec::smallvec![StatusEntry {
+                tick,
+                state: TaskState::Submitted,
+                message: Some(0)
+            }],
+            messages: smallvec::smallvec![message],
+            artifacts: smallvec::SmallVec::new(),
+            push: None,
+            attempt: new.attempt,
+            decisions: Vec::new(),
+            return_immediately: false,
+        });
+        self.runs.push(Run {
+            via: new.via,
+            ..Run::default()
+        });
+        if let Some(parent) = new.parent {
+            self.runs[parent].children.push(ix);
+        }
+        let call = self.open_call(ix);
+        // A new task's handler is ready at its submitted tick.
+        self.wake(ix, tick);
+        (ix, call)
+    }
+
+    /// Opens a call (a send, stream, reply or nested delegation) whose stream the task's events
+    /// go to until it pauses or ends.
+    pub(crate) fn open_call(&mut self, task: TaskIx) -> CallId {
+        let call = self.calls.len();
+        let first_event = self.events.len();
+        self.calls.push(Call {
+            task,
+            step: self.step,
+            first_event,
+            end_event: first_event,
+        });
+        self.snapshot(call, task);
+        self.runs[task].call = Some(call);
+        call
+    }
+
+    /// Ends a task's open call with the task as it now is: the stream's last event.
+    fn close_call(&mut self, task: TaskIx) {
+        if let Some(call) = self.runs[task].call.take() {
+            self.snapshot(call, task);
+            self.calls[call].end_event = self.events.len();
+        }
+    }
+
+    fn snapshot(&mut self, call: CallId, task: TaskIx) {
+        let t = &self.tasks[task];
+        let kind = EventKind::Task {
+            history: t.history.len(),
+            messages: t.messages.len(),
+            artifacts: t.artifacts.len(),
+        };
+        self.events.push(Event::new(call, task, kind));
+    }
+
+    /// An event of the task's open call, if it has one.
+    pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
+        if let Some(call) = self.runs[task].call {
+            self.events.push(Event::new(call, task, kind));
+        }
+    }
+
+    /// The only way a state changes: checks the lifecycle table, appends one history entry at the
+    /// next tick, and — as a side effect the handler cannot skip — records a push when the task has
+    /// a push config. A terminal state first cancels every non-terminal descendant, so no task
+    /// outlives its parent. A refused change consumes nothing.
+    pub fn set_status(
+        &mut self,
+        task: TaskIx,
+        state: TaskState,
+        message: Option<Cow<'s, str>>,
+    ) -> Result<(), IllegalTransition> {
+        let from = self.tasks[task].state;
+        if !from.can_move_to(state) {
+            return Err(IllegalTransition { from, to: state });
+        }
+        if state.is_terminal() && !self.runs[task].children.is_empty() {
+            self.cancel_descendants(task);
+        }
+        let tick = self.next_tick();
+        let message = message.map(|text| {
+            let id = self.next_message_id();
+            let t = &mut self.tasks[task];
+            t.messages.push(Message {
+                id,
+                role: Role::Agent,
+                text,
+                data: None,
+            });
+            t.messages.len() - 1
+        });
+        let t = &mut self.tasks[task];
+        t.state = state;
+        t.history.push(StatusEntry {
+            tick,
+            state,
+            message,
+        });
+        let entry = t.history.len() - 1;
+        if let Some(push) = &t.push {
+            self.pushes.push(Push {
+                tick,
+                task,
+                url: push.url,
+                state,
+            });
+        }
+        self.event(task, EventKind::Status(entry));
+        if state.is_terminal() || state.is_pause() {
+            self.runs[task].resolutions += 1;
+            self.close_call(task);
+            if self.runs[task].via.is_some() {
+                self.child_resolved(task);
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails a non-terminal task so that nobody waits on it forever.
+    pub(crate) fn fail(&mut self, task: TaskIx, why: String) {
+        // Every non-terminal state may move to failed; a terminal task needs no failing.
+        let _ = self.set_status(task, TaskState::Failed, Some(Cow::Owned(why)));
+    }
+
+    /// Cancels a task and, first, its whole subtree. A terminal task is left as it is.
+    pub(crate) fn cancel_tree(&mut self, task: TaskIx, why: Option<String>) {
+        let _ = self.set_status(task, TaskState::Canceled, why.map(Cow::Owned));
+    }
+
+    /// Cancels every non-terminal descendant: deepest first, then in creation order. A terminal
+    /// task's subtree is all terminal already, so the walk stops there.
+    fn cancel_descendants(&mut self, root: TaskIx) {
+        let mut found: Vec<(usize, TaskIx)> = Vec::new();
+        let mut stack: Vec<(usize, TaskIx)> = vec![(0, root)];
+        while let Some((depth, t)) = stack.pop() {
+            for &c in &self.runs[t].children {
+                if !self.tasks[c].state.is_terminal() {
+                    found.push((depth + 1, c));
+                    stack.push((depth + 1, c));
+                }
+            }
+        }
+        found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (_, t) in found {
+            let parent = self.tasks[t].parent.map_or_else(String::new, task_id);
+            let why = format!("canceled: parent {parent} was canceled");
+            // The deeper ones went first, so this one has no live descendant left.
+            let _ = self.set_status(t, TaskState::Canceled, Some(Cow::Owned(why)));
+        }
+    }
+}
