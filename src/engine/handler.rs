@@ -183,10 +183,7 @@ impl<'s> World<'s> {
 
     /// A task's artifacts as the internal record reads them: text parts joined with a blank line,
     /// data parts shallow-merged, in order.
-    pub(crate) fn task_parts(
-        &self,
-        task: TaskIx,
-    ) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
+    pub fn task_parts(&self, task: TaskIx) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
         let mut parts = Parts::default();
         parts.add_task(&self.tasks[task]);
         parts.finish()

@@ -1,8 +1,11 @@
 //! Checks a run against the scenario's `expect:` entries. Matching is exact.
 
+use crate::engine::conditions;
+use crate::engine::delegation::Delegation;
+use crate::engine::lifecycle::TaskState;
 use crate::engine::record::StepResult;
-use crate::engine::scenario::{Expectation, Expected};
-use crate::engine::task::task_id;
+use crate::engine::scenario::{Expectation, Expected, Outcome, PathHop, TaskExpectation, TaskPath};
+use crate::engine::task::{TaskIx, task_id};
 use crate::engine::world::World;
 
 /// A failed expectation: its index in `expect:` and what differed.
@@ -19,45 +22,8 @@ pub fn check(world: &World) -> Vec<Unmet> {
     for (i, e) in s.expectations.iter().enumerate() {
         match e {
             Expectation::Task(te) => {
-                let (alias, delegation_chain) = (&te.path.alias, &te.delegation_chain);
-                let state = te.state.as_ref().and_then(|s| s.first());
-                let name = &s.aliases[*alias];
-                let Some(t) = world.alias_tasks[*alias] else {
-                    fail(
-                        i,
-                        format!("expected task `{name}`, but its send created no task"),
-                    );
-                    continue;
-                };
-                let task = &world.tasks[t];
-                if let Some(want) = state
-                    && *want != task.state
-                {
-                    fail(
-                        i,
-                        format!(
-                            "task `{name}` ({}): expected state {want}, got {}",
-                            task_id(t),
-                            task.state
-                        ),
-                    );
-                }
-                if let Some(want) = delegation_chain {
-                    let got: Vec<&str> = world
-                        .chains
-                        .to_vec(task.delegation_chain)
-                        .iter()
-                        .map(|&h| s.symbols.name(h))
-                        .collect();
-                    if got != *want {
-                        fail(
-                            i,
-                            format!(
-                                "task `{name}` ({}): expected delegation_chain {want:?}, got {got:?}",
-                                task_id(t)
-                            ),
-                        );
-                    }
+                for message in task_expectation(world, te) {
+                    fail(i, message);
                 }
             }
             Expectation::Denied { step, codes } => {
@@ -73,7 +39,45 @@ pub fn check(world: &World) -> Vec<Unmet> {
                     );
                 }
             }
-            Expectation::DeniedPath { .. } | Expectation::Ranking { .. } => {}
+            Expectation::DeniedPath { path, codes } => {
+                let name = path_name(world, path);
+                match resolve(world, path) {
+                    Err(why) => fail(i, format!("`{name}`: {why}")),
+                    Ok(node) => {
+                        let got: Vec<&str> = node
+                            .denial
+                            .map(|d| {
+                                world.denials[d]
+                                    .denials
+                                    .iter()
+                                    .map(|x| x.code.as_str())
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        let want: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+                        if got != want {
+                            fail(
+                                i,
+                                format!("`{name}`: expected denial codes {want:?}, got {got:?}"),
+                            );
+                        }
+                    }
+                }
+            }
+            Expectation::Ranking { step, agents } => {
+                let got: Vec<&str> = match world.steps.get(step - 1).map(|r| &r.result) {
+                    Some(StepResult::Ranking(r)) => {
+                        r.iter().map(|x| s.agents[x.agent].name()).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                if got != *agents {
+                    fail(
+                        i,
+                        format!("step {step}: expected the ranking {agents:?}, got {got:?}"),
+                    );
+                }
+            }
             Expectation::Pushes(want) => {
                 let got: Vec<&str> = world.pushes.iter().map(|p| p.state.as_str()).collect();
                 compare(&mut fail, i, "pushes", want, &got, |st| st.as_str());
@@ -85,6 +89,230 @@ pub fn check(world: &World) -> Vec<Unmet> {
         }
     }
     unmet
+}
+
+/// What a task path names: a delegation's member (or a send), with its task if one was created.
+struct Node {
+    task: Option<TaskIx>,
+    outcome: Option<Outcome>,
+    /// Index into the world's denials, when admission refused it.
+    denial: Option<usize>,
+    /// A whole fan-out: it names no single task.
+    group: bool,
+}
+
+fn path_name(world: &World, path: &TaskPath) -> String {
+    let mut name = world.scenario.aliases[path.alias].clone();
+    for hop in &path.hops {
+        match hop {
+            PathHop::Result(r) => name = format!("{name}/{r}"),
+            PathHop::Member(m) => name = format!("{name}/{m}"),
+        }
+    }
+    name
+}
+
+fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
+    let s = world.scenario;
+    let step = s.alias_steps[path.alias];
+    let mut node = match world.alias_tasks[path.alias] {
+        Some(t) => Node {
+            task: Some(t),
+            outcome: Some(Outcome::of_state(world.tasks[t].state)),
+            denial: None,
+            group: false,
+        },
+        None => {
+            let denied = matches!(
+                world.steps.get(step - 1).map(|r| &r.result),
+                Some(StepResult::Denied(_))
+            );
+            let denial = world
+                .denials
+                .iter()
+                .position(|d| d.step == step)
+                .filter(|_| denied);
+            Node {
+                task: None,
+                outcome: Some(if denied {
+                    Outcome::Denied
+                } else {
+                    Outcome::NoCandidate
+                }),
+                denial,
+                group: false,
+            }
+        }
+    };
+    let mut group: Option<&Delegation> = None;
+    for hop in &path.hops {
+        match hop {
+            PathHop::Result(name) => {
+                let Some(t) = node.task else {
+                    return Err(format!("no task was created, so it has no `{name}`"));
+                };
+                let agent = &s.agents[world.tasks[t].agent];
+                let Some(r) = agent.results.iter().position(|n| n == name) else {
+                    return Err(format!(
+                        "the handler of `{}` names no delegation `{name}`",
+                        agent.name()
+                    ));
+                };
+                let Some(d) = world.result_of(t, r) else {
+                    return Err(format!("{}'s delegation `{name}` never ran", task_id(t)));
+                };
+                if d.is_group() {
+                    group = Some(d);
+                    node = Node {
+                        task: None,
+                        outcome: d.outcome,
+                        denial: None,
+                        group: true,
+                    };
+                } else {
+                    group = None;
+                    let m = d.members.first();
+                    node = Node {
+                        task: m.and_then(|m| m.task),
+                        outcome: d.outcome.or(m.and_then(|m| m.outcome)),
+                        denial: m.and_then(|m| m.denial),
+                        group: false,
+                    };
+                }
+            }
+            PathHop::Member(k) => {
+                let Some(d) = group.take() else {
+                    return Err(format!("member {k} names no fan-out"));
+                };
+                let Some(m) = k.checked_sub(1).and_then(|i| d.members.get(i)) else {
+                    return Err(format!(
+                        "the fan-out has {} members, not {k}",
+                        d.members.len()
+                    ));
+                };
+                node = Node {
+                    task: m.task,
+                    outcome: m.outcome,
+                    denial: m.denial,
+                    group: false,
+                };
+            }
+        }
+    }
+    Ok(node)
+}
+
+/// Every test of a `task:` expectation that does not hold, as messages.
+fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
+    let s = world.scenario;
+    let name = path_name(world, &te.path);
+    let node = match resolve(world, &te.path) {
+        Ok(node) => node,
+        Err(why) => return vec![format!("`{name}`: {why}")],
+    };
+    let mut out = Vec::new();
+    if let Some(want) = &te.outcome {
+        let got = node.outcome;
+        if !got.is_some_and(|o| want.contains(&o)) {
+            let got = got.map_or("unresolved", |o| o.as_str());
+            out.push(format!(
+                "`{name}`: expected outcome {}, got {got}",
+                words(want.iter().map(|o| o.as_str()))
+            ));
+        }
+    }
+    let needs_task = te.state.is_some()
+        || te.delegation_chain.is_some()
+        || te.history.is_some()
+        || te.text.is_some()
+        || !te.data.is_empty()
+        || te.attempt.is_some();
+    if !needs_task {
+        return out;
+    }
+    let Some(t) = node.task else {
+        let why = if node.group {
+            "names a fan-out, not a task (add a member number, e.g. `/1`)".to_string()
+        } else {
+            let outcome = node.outcome.map_or("unresolved", |o| o.as_str());
+            format!("created no task (outcome {outcome})")
+        };
+        out.push(format!("`{name}`: {why}"));
+        return out;
+    };
+    let task = &world.tasks[t];
+    let label = format!("`{name}` ({})", task_id(t));
+    if let Some(want) = &te.state
+        && !want.contains(&task.state)
+    {
+        out.push(format!(
+            "{label}: expected state {}, got {}",
+            words(want.iter().map(|s| s.as_str())),
+            task.state
+        ));
+    }
+    if let Some(want) = &te.delegation_chain {
+        let got: Vec<&str> = world
+            .chains
+            .to_vec(task.delegation_chain)
+            .iter()
+            .map(|&h| s.symbols.name(h))
+            .collect();
+        if got != *want {
+            out.push(format!(
+                "{label}: expected delegation_chain {want:?}, got {got:?}"
+            ));
+        }
+    }
+    if let Some(want) = &te.history {
+        let got: Vec<TaskState> = task.history.iter().map(|h| h.state).collect();
+        if got != *want {
+            let got: Vec<&str> = got.iter().map(|s| s.as_str()).collect();
+            let want: Vec<&str> = want.iter().map(|s| s.as_str()).collect();
+            out.push(format!("{label}: expected history {want:?}, got {got:?}"));
+        }
+    }
+    if let Some(want) = te.attempt
+        && want != task.attempt
+    {
+        out.push(format!(
+            "{label}: expected attempt {want}, got {}",
+            task.attempt
+        ));
+    }
+    if te.text.is_some() || !te.data.is_empty() {
+        let (text, data) = world.task_parts(t);
+        if let Some(test) = &te.text
+            && !conditions::text_holds(test, text.as_deref())
+        {
+            let got = text
+                .as_deref()
+                .map_or("no text".to_string(), |t| format!("{t:?}"));
+            out.push(format!("{label}: expected text {test:?}, got {got}"));
+        }
+        for test in &te.data {
+            if !conditions::data_holds(test, data.as_deref()) {
+                let got = data
+                    .as_deref()
+                    .and_then(|d| conditions::lookup(d, &test.path))
+                    .map_or("nothing".to_string(), |v| v.to_string());
+                out.push(format!(
+                    "{label}: data `{}` expected {:?}, got {got}",
+                    test.written, test.test
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn words<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<&str> = items.collect();
+    if items.len() == 1 {
+        items[0].to_string()
+    } else {
+        format!("one of {}", items.join(", "))
+    }
 }
 
 fn compare<T>(
