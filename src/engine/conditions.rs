@@ -5,10 +5,72 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::engine::delegation::Outcome;
 use crate::engine::lifecycle::TaskState;
-use crate::engine::scenario::{
-    Cond, DataMap, DataTest, Outcome, Subject, Test, TextTest, ValueTest,
-};
+use crate::engine::scenario::{DataMap, ResultIx};
+
+/// A `when` condition.
+#[derive(Debug, Clone)]
+pub enum Cond {
+    All(Vec<Cond>),
+    Any(Vec<Cond>),
+    Not(Box<Cond>),
+    /// One subject and the tests that must all hold on it.
+    Test(Subject, Vec<Test>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    Result(ResultIx),
+    /// The task's first message.
+    Input,
+    /// The latest reply the task received.
+    Reply,
+}
+
+#[derive(Debug, Clone)]
+pub enum Test {
+    /// Any of these outcomes.
+    Outcome(Vec<Outcome>),
+    /// The child task's state now: any of these.
+    State(Vec<TaskState>),
+    Text(TextTest),
+    Data(DataTest),
+    /// A group's count of completed members.
+    Completed(ValueTest),
+    /// A group's number of members.
+    Size(ValueTest),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextTest {
+    Equals(String),
+    Contains(String),
+}
+
+/// `PATH: TEST` inside `data:`.
+#[derive(Debug, Clone)]
+pub struct DataTest {
+    /// The path as written, for messages.
+    pub written: String,
+    /// Object keys or list indexes (ASCII digits), from a dotted path or a JSON Pointer.
+    pub path: Vec<String>,
+    pub test: ValueTest,
+}
+
+#[derive(Debug, Clone)]
+pub enum ValueTest {
+    /// JSON equality, numbers as numbers (`1 == 1.0`); a bare literal means this.
+    Eq(serde_json::Value),
+    Ne(serde_json::Value),
+    Gt(f64),
+    Gte(f64),
+    Lt(f64),
+    Lte(f64),
+    In(Vec<serde_json::Value>),
+    Exists(bool),
+    Contains(String),
+}
 
 /// What a condition can see of one subject. `None` everywhere: the subject is absent.
 #[derive(Debug, Default, Clone)]

@@ -5,14 +5,88 @@
 use std::borrow::Cow;
 
 use crate::engine::admission::check_delegation;
-use crate::engine::conditions::Facts;
 use crate::engine::discovery;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::{Activity, DelegationIx};
-use crate::engine::status::{IllegalTransition, NewTask};
+use crate::engine::status::NewTask;
 use crate::engine::task::*;
 use crate::engine::world::{Next, World};
+
+/// How a delegation ended, in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    Completed,
+    Failed,
+    Canceled,
+    Rejected,
+    InputRequired,
+    AuthRequired,
+    Denied,
+    NoCandidate,
+    Timeout,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 9] = [
+        Outcome::Completed,
+        Outcome::Failed,
+        Outcome::Canceled,
+        Outcome::Rejected,
+        Outcome::InputRequired,
+        Outcome::AuthRequired,
+        Outcome::Denied,
+        Outcome::NoCandidate,
+        Outcome::Timeout,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Completed => "completed",
+            Outcome::Failed => "failed",
+            Outcome::Canceled => "canceled",
+            Outcome::Rejected => "rejected",
+            Outcome::InputRequired => "input-required",
+            Outcome::AuthRequired => "auth-required",
+            Outcome::Denied => "denied",
+            Outcome::NoCandidate => "no_candidate",
+            Outcome::Timeout => "timeout",
+        }
+    }
+
+    /// Reads an outcome word; the pause states in either spelling (`input_required` too).
+    pub fn parse(s: &str) -> Option<Outcome> {
+        let s = match s {
+            "input_required" => "input-required",
+            "auth_required" => "auth-required",
+            other => other,
+        };
+        Outcome::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+
+    /// The outcome a child task's state gives.
+    pub fn of_state(state: TaskState) -> Outcome {
+        match state {
+            TaskState::Completed => Outcome::Completed,
+            TaskState::Canceled => Outcome::Canceled,
+            TaskState::Rejected => Outcome::Rejected,
+            TaskState::InputRequired => Outcome::InputRequired,
+            TaskState::AuthRequired => Outcome::AuthRequired,
+            TaskState::Failed | TaskState::Submitted | TaskState::Working => Outcome::Failed,
+        }
+    }
+
+    /// Outcomes a `retry` tries again.
+    pub fn is_retried(self) -> bool {
+        matches!(self, Outcome::Failed | Outcome::Timeout)
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// What a task's next turn must handle first.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -63,14 +137,14 @@ impl Delegation<'_> {
         matches!(self.spec, Spec::FanOut(_))
     }
 
-    fn timeout(&self) -> Option<u64> {
+    pub fn timeout(&self) -> Option<u64> {
         match self.spec {
             Spec::Delegate(d) => d.timeout,
             Spec::FanOut(f) => f.timeout,
         }
     }
 
-    fn on_error(&self) -> OnError {
+    pub fn on_error(&self) -> OnError {
         match self.spec {
             Spec::Delegate(d) => d.on_error,
             Spec::FanOut(f) => f.on_error,
@@ -417,191 +491,5 @@ impl<'s> World<'s> {
         let why = format!("timed out after {n} ticks");
         self.cancel_open_members(ix, Some(Outcome::Timeout), &why);
         self.resolve(ix, Outcome::Timeout);
-    }
-
-    /// The delegating task's turn after its child paused: a scripted reply, else an escalation.
-    pub(crate) fn answer_pause(&mut self, task: TaskIx, ix: DelegationIx) -> Next {
-        let d = &self.delegations[ix];
-        let Spec::Delegate(spec) = d.spec else {
-            return Next::Stop;
-        };
-        let Some(child) = d.members.first().and_then(|m| m.task) else {
-            return Next::Stop;
-        };
-        if d.outcome.is_some() || !self.tasks[child].state.is_pause() {
-            return Next::Stop;
-        }
-        if let Some(reply) = spec.replies.get(d.replies_given) {
-            self.delegations[ix].replies_given += 1;
-            self.give_reply(
-                child,
-                Cow::Borrowed(reply.text.as_str()),
-                reply.data.as_ref(),
-            );
-            return Next::Stop;
-        }
-        // Escalate: take the child's pause, with its latest status message, and wait for the owner.
-        let state = self.tasks[child].state;
-        let message = self.latest_status_message(child);
-        match self.set_status(task, state, message) {
-            Ok(()) => {
-                self.runs[task].escalated = Some(ix);
-                Next::Stop
-            }
-            Err(IllegalTransition { from, to }) => {
-                let n = self.delegations[ix].handler_step;
-                self.delegations[ix].members[0].outcome = Some(Outcome::of_state(state));
-                let why = format!(
-                    "canceled by `{}`: the escalation was refused",
-                    self.agent_name(task)
-                );
-                self.cancel_tree(child, Some(why));
-                self.illegal_transition(task, n, from, to);
-                Next::Stop
-            }
-        }
-    }
-
-    fn latest_status_message(&self, task: TaskIx) -> Option<Cow<'s, str>> {
-        let t = &self.tasks[task];
-        let entry = t.history.last()?;
-        entry.message.map(|m| t.messages[m].text.clone())
-    }
-
-    /// A reply joins the task's messages (no state change, no tick) and opens a call for the
-    /// resumed handler.
-    fn deliver(&mut self, task: TaskIx, text: Cow<'s, str>, data: Option<&'s DataMap>) {
-        let id = self.next_message_id();
-        let t = &mut self.tasks[task];
-        t.messages.push(Message {
-            id,
-            role: Role::User,
-            text,
-            data,
-        });
-        self.runs[task].last_reply = Some(t.messages.len() - 1);
-        self.open_call(task);
-    }
-
-    /// A scripted reply from the delegating agent to its paused child.
-    fn give_reply(&mut self, child: TaskIx, text: Cow<'s, str>, data: Option<&'s DataMap>) {
-        self.deliver(child, text, data);
-        let clock = self.clock();
-        self.wake(child, clock);
-    }
-
-    /// A reply to a paused task. When the task took its pause from a child (`escalate`), each
-    /// escalated level moves back to `working`, top down, one tick each, and forwards the reply
-    /// to its child as its own; the handler of the task that paused by itself resumes.
-    pub(crate) fn reply_down(
-        &mut self,
-        task: TaskIx,
-        text: Cow<'s, str>,
-        data: Option<&'s DataMap>,
-    ) {
-        self.deliver(task, text.clone(), data);
-        let mut at = task;
-        while let Some(ix) = self.runs[at].escalated.take() {
-            let _ = self.set_status(at, TaskState::Working, None);
-            let Some(child) = self.delegations[ix].members.first().and_then(|m| m.task) else {
-                return;
-            };
-            self.deliver(child, text.clone(), data);
-            at = child;
-        }
-        let clock = self.clock();
-        self.wake(at, clock);
-    }
-
-    /// The outcome of a resolved delegation, in the delegating task's turn. `None`: the script
-    /// goes on in this turn.
-    pub(crate) fn take_outcome(&mut self, task: TaskIx, ix: DelegationIx) -> Option<Next> {
-        self.runs[task].waiting_on = None;
-        let d = &self.delegations[ix];
-        let outcome = d.outcome.unwrap_or(Outcome::Failed);
-        if outcome == Outcome::Completed || d.on_error() == OnError::Continue {
-            return None;
-        }
-        let why = self.failure_message(ix);
-        self.fail(task, why);
-        Some(Next::Stop)
-    }
-
-    /// Why a delegation did not succeed, in the delegating task's status message.
-    fn failure_message(&self, ix: DelegationIx) -> String {
-        let d = &self.delegations[ix];
-        let outcome = d.outcome.unwrap_or(Outcome::Failed);
-        let agents = &self.scenario.agents;
-        if d.is_group() {
-            if outcome == Outcome::Timeout {
-                let n = d.timeout().unwrap_or(0);
-                return format!("fan-out timed out after {n} ticks");
-            }
-            return format!(
-                "fan-out did not complete: {} of {} children completed",
-                d.completed(),
-                d.members.len()
-            );
-        }
-        let child = d.members.first().and_then(|m| m.task);
-        match (outcome, child) {
-            (Outcome::Timeout, Some(c)) => format!(
-                "delegation to `{}` timed out after {} ticks",
-                agents[self.tasks[c].agent].name(),
-                d.timeout().unwrap_or(0)
-            ),
-            (_, Some(c)) => format!(
-                "delegation to `{}` did not complete: {} ended {outcome}",
-                agents[self.tasks[c].agent].name(),
-                task_id(c)
-            ),
-            (Outcome::NoCandidate, None) => {
-                "delegation failed: no agent matches the tags".to_string()
-            }
-            (_, None) => self.denied_message(ix),
-        }
-    }
-
-    fn denied_message(&self, ix: DelegationIx) -> String {
-        let denial = self.delegations[ix].members.first().and_then(|m| m.denial);
-        let Some(r) = denial.map(|i| &self.denials[i]) else {
-            return "delegation denied".to_string();
-        };
-        let list = r
-            .denials
-            .iter()
-            .map(|x| x.code.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!(
-            "delegation to `{}` denied: {list}",
-            self.scenario.agents[r.callee].name()
-        )
-    }
-
-    /// What `when` sees of a delegation or group.
-    pub(crate) fn delegation_facts(&self, d: &Delegation<'s>) -> Facts<'_> {
-        if d.is_group() {
-            return Facts {
-                outcome: d.outcome,
-                completed: Some(d.completed()),
-                size: Some(d.members.len()),
-                ..Facts::default()
-            };
-        }
-        let Some(child) = d.members.first().and_then(|m| m.task) else {
-            return Facts {
-                outcome: d.outcome,
-                ..Facts::default()
-            };
-        };
-        let (text, data) = self.task_parts(child);
-        Facts {
-            outcome: d.outcome,
-            state: Some(self.tasks[child].state),
-            text,
-            data,
-            ..Facts::default()
-        }
     }
 }

@@ -1,6 +1,8 @@
 //! A loaded, checked scenario: every reference resolved to an index, every name interned.
 //! This is what the engine runs; it holds no positions and no YAML.
 
+pub use crate::engine::conditions::{Cond, DataTest, Subject, Test, TextTest, ValueTest};
+pub use crate::engine::delegation::Outcome;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::{HostPattern, Secret};
 use crate::engine::symbols::{Sym, Symbols};
@@ -273,144 +275,6 @@ pub struct When {
     pub cond: Cond,
     pub then: Vec<HandlerStep>,
     pub otherwise: Vec<HandlerStep>,
-}
-
-/// A `when` condition.
-#[derive(Debug, Clone)]
-pub enum Cond {
-    All(Vec<Cond>),
-    Any(Vec<Cond>),
-    Not(Box<Cond>),
-    /// One subject and the tests that must all hold on it.
-    Test(Subject, Vec<Test>),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Subject {
-    Result(ResultIx),
-    /// The task's first message.
-    Input,
-    /// The latest reply the task received.
-    Reply,
-}
-
-#[derive(Debug, Clone)]
-pub enum Test {
-    /// Any of these outcomes.
-    Outcome(Vec<Outcome>),
-    /// The child task's state now: any of these.
-    State(Vec<TaskState>),
-    Text(TextTest),
-    Data(DataTest),
-    /// A group's count of completed members.
-    Completed(ValueTest),
-    /// A group's number of members.
-    Size(ValueTest),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum TextTest {
-    Equals(String),
-    Contains(String),
-}
-
-/// `PATH: TEST` inside `data:`.
-#[derive(Debug, Clone)]
-pub struct DataTest {
-    /// The path as written, for messages.
-    pub written: String,
-    /// Object keys or list indexes (ASCII digits), from a dotted path or a JSON Pointer.
-    pub path: Vec<String>,
-    pub test: ValueTest,
-}
-
-#[derive(Debug, Clone)]
-pub enum ValueTest {
-    /// JSON equality, numbers as numbers (`1 == 1.0`); a bare literal means this.
-    Eq(serde_json::Value),
-    Ne(serde_json::Value),
-    Gt(f64),
-    Gte(f64),
-    Lt(f64),
-    Lte(f64),
-    In(Vec<serde_json::Value>),
-    Exists(bool),
-    Contains(String),
-}
-
-/// How a delegation ended, in one word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Outcome {
-    Completed,
-    Failed,
-    Canceled,
-    Rejected,
-    InputRequired,
-    AuthRequired,
-    Denied,
-    NoCandidate,
-    Timeout,
-}
-
-impl Outcome {
-    pub const ALL: [Outcome; 9] = [
-        Outcome::Completed,
-        Outcome::Failed,
-        Outcome::Canceled,
-        Outcome::Rejected,
-        Outcome::InputRequired,
-        Outcome::AuthRequired,
-        Outcome::Denied,
-        Outcome::NoCandidate,
-        Outcome::Timeout,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Completed => "completed",
-            Outcome::Failed => "failed",
-            Outcome::Canceled => "canceled",
-            Outcome::Rejected => "rejected",
-            Outcome::InputRequired => "input-required",
-            Outcome::AuthRequired => "auth-required",
-            Outcome::Denied => "denied",
-            Outcome::NoCandidate => "no_candidate",
-            Outcome::Timeout => "timeout",
-        }
-    }
-
-    /// Reads an outcome word; the pause states in either spelling (`input_required` too).
-    pub fn parse(s: &str) -> Option<Outcome> {
-        let s = match s {
-            "input_required" => "input-required",
-            "auth_required" => "auth-required",
-            other => other,
-        };
-        Outcome::ALL.into_iter().find(|o| o.as_str() == s)
-    }
-
-    /// The outcome a child task's state gives.
-    pub fn of_state(state: TaskState) -> Outcome {
-        match state {
-            TaskState::Completed => Outcome::Completed,
-            TaskState::Canceled => Outcome::Canceled,
-            TaskState::Rejected => Outcome::Rejected,
-            TaskState::InputRequired => Outcome::InputRequired,
-            TaskState::AuthRequired => Outcome::AuthRequired,
-            TaskState::Failed | TaskState::Submitted | TaskState::Working => Outcome::Failed,
-        }
-    }
-
-    /// Outcomes a `retry` tries again.
-    pub fn is_retried(self) -> bool {
-        matches!(self, Outcome::Failed | Outcome::Timeout)
-    }
-}
-
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// What a `delegate` step does when the delegation does not succeed.
