@@ -208,7 +208,7 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
     let name = path_name(world, &te.path);
     let node = match resolve(world, &te.path) {
         Ok(node) => node,
-        Err(why) => return vec![format!("`{name}`: {why}")],
+        Err(why) => return vec![format!("task `{name}`: {why}")],
     };
     let mut out = Vec::new();
     if let Some(want) = &te.outcome {
@@ -216,7 +216,7 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
         if !got.is_some_and(|o| want.contains(&o)) {
             let got = got.map_or("unresolved", |o| o.as_str());
             out.push(format!(
-                "`{name}`: expected outcome {}, got {got}",
+                "task `{name}`: expected outcome {}, got {got}",
                 words(want.iter().map(|o| o.as_str()))
             ));
         }
@@ -237,11 +237,11 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
             let outcome = node.outcome.map_or("unresolved", |o| o.as_str());
             format!("created no task (outcome {outcome})")
         };
-        out.push(format!("`{name}`: {why}"));
+        out.push(format!("task `{name}`: {why}"));
         return out;
     };
     let task = &world.tasks[t];
-    let label = format!("`{name}` ({})", task_id(t));
+    let label = format!("task `{name}` ({})", task_id(t));
     if let Some(want) = &te.state
         && !want.contains(&task.state)
     {
