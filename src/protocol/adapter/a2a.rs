@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::version::A2aVersion;
 use crate::engine::scenario::DataMap;
+use crate::protocol::version::A2aVersion;
 
 use super::{
     ConvertError, InternalTask, Outputs, a2a_to_internal_state, err, internal_to_a2a_state, req_str,
