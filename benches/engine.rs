@@ -1,12 +1,15 @@
 //! Criterion benchmarks of the engine alone (no I/O, scenarios loaded before timing):
-//! admission, discovery over a large directory, the send path, and history growth.
+//! admission, discovery over a large directory, the send path, history growth, and the
+//! scheduler's cost per turn.
 //!
 //!     cargo bench --bench engine
 
 use std::hint::black_box;
 use std::path::Path;
 
-use a2a_sim::bench_support::{delegation_scenario, directory_scenario, history_scenario};
+use a2a_sim::bench_support::{
+    delegation_scenario, directory_scenario, fan_out_scenario, history_scenario,
+};
 use a2a_sim::engine::admission::{CallerContext, check_delegation};
 use a2a_sim::engine::chain::Chains;
 use a2a_sim::engine::discovery::discover;
@@ -99,9 +102,25 @@ fn history_growth(c: &mut Criterion) {
     g.finish();
 }
 
+/// The scheduler's cost per turn: a fan-out whose children all run at once, so every handler
+/// step is a heap push and pop. Time per turn should stay flat as the width grows (O(log n)).
+fn scheduler(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scheduler");
+    let steps = 100;
+    for width in [10, 100, 1_000] {
+        let s = load(&fan_out_scenario(width, steps));
+        let turns = (width * steps) as u64;
+        g.throughput(Throughput::Elements(turns));
+        g.bench_with_input(BenchmarkId::new("fan_out_turns", width), &width, |b, _| {
+            b.iter(|| black_box(world::run(black_box(&s)).tasks.len()))
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
-    targets = admission, discovery, send_path, history_growth
+    targets = admission, discovery, send_path, history_growth, scheduler
 }
 criterion_main!(benches);

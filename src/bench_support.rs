@@ -55,3 +55,20 @@ pub fn history_scenario(turns: usize) -> String {
     }
     y
 }
+
+/// One orchestrator fanning out to `width` children at once, each running `steps` handler steps
+/// (working, messages, completed): `width × steps` turns interleaved by the scheduler, every
+/// child due at once, so each turn goes through the heap.
+pub fn fan_out_scenario(width: usize, steps: usize) -> String {
+    let mut y = String::from(
+        "agents:\n  - name: worker\n    tenant: acme\n    clearance: public\n    skills: [{id: w, tags: [w]}]\n    handler:\n      - working\n",
+    );
+    for _ in 2..steps.max(2) {
+        y.push_str("      - message: step\n");
+    }
+    y.push_str("      - completed\n  - name: orchestrator\n    tenant: acme\n    clearance: public\n    skills: [{id: o, tags: [o]}]\n    handler:\n      - working\n      - fan_out:\n          as: all\n          text: go\n          to: [");
+    let members = vec!["worker"; width];
+    y.push_str(&members.join(", "));
+    y.push_str("]\n      - completed\ncallers:\n  - {id: c, tenant: acme, classification: public}\nsteps:\n  - send: {caller: c, to: orchestrator, text: start}\n");
+    y
+}
