@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::corpus;
 use crate::engine::world;
-use crate::error::{EXIT_LOAD, LoadError};
+use crate::error::{Diagnostic, EXIT_LOAD, LoadError};
 use crate::protocol::adapter;
 use crate::protocol::card;
 use crate::protocol::export;
@@ -51,6 +51,9 @@ enum Command {
         /// How problems are printed on stderr.
         #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
         error_format: ErrorFormat,
+        /// Treat these as errors (exit status 2): `--deny warnings`.
+        #[arg(long, value_enum)]
+        deny: Vec<Deny>,
         /// Worker threads (default: one per core).
         #[arg(long)]
         jobs: Option<usize>,
@@ -107,6 +110,13 @@ enum ErrorFormat {
     Human,
     /// One JSON object a line: {"file", "line", "column", "message"}
     Json,
+}
+
+/// What `check --deny` turns into errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Deny {
+    /// The handler-path warnings (illegal transitions, escalations, scripts that end open).
+    Warnings,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -177,10 +187,12 @@ pub fn main() -> i32 {
         Command::Check {
             paths,
             error_format,
+            deny,
             jobs,
         } => check(
             &paths,
             error_format,
+            deny.contains(&Deny::Warnings),
             jobs.unwrap_or_else(corpus::default_jobs),
         ),
         Command::Test {
@@ -339,7 +351,7 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
     }
 }
 
-fn check(paths: &[PathBuf], format: ErrorFormat, jobs: usize) -> i32 {
+fn check(paths: &[PathBuf], format: ErrorFormat, deny_warnings: bool, jobs: usize) -> i32 {
     let files = match corpus::expand(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -348,24 +360,34 @@ fn check(paths: &[PathBuf], format: ErrorFormat, jobs: usize) -> i32 {
         }
     };
     let mut status = 0;
-    let results: Vec<Option<LoadError>> = {
+    let results: Vec<Result<Vec<Diagnostic>, LoadError>> = {
         let mut v = Vec::with_capacity(files.len());
         corpus::for_each_ordered(
             &files,
             jobs,
-            |f| loader::load_path(f).err(),
+            |f| loader::load_path_with_warnings(f).map(|l| l.warnings),
             |_, r| v.push(r),
         );
         v
     };
     let mut err = std::io::stderr().lock();
-    for e in results.into_iter().flatten() {
-        status = EXIT_LOAD;
-        for d in &e.diagnostics {
+    for r in results {
+        let (diagnostics, severity) = match r {
+            Err(e) => (e.diagnostics, "error"),
+            Ok(warnings) if deny_warnings => (warnings, "error"),
+            Ok(warnings) => (warnings, "warning"),
+        };
+        if severity == "error" && !diagnostics.is_empty() {
+            status = EXIT_LOAD;
+        }
+        for d in &diagnostics {
             let line = match format {
+                ErrorFormat::Human if severity == "warning" => {
+                    format!("{}:{}:{}: warning: {}", d.file, d.line, d.column, d.message)
+                }
                 ErrorFormat::Human => d.to_string(),
                 ErrorFormat::Json => serde_json::json!({
-                    "severity": "error",
+                    "severity": severity,
                     "file": d.file,
                     "line": d.line,
                     "column": d.column,

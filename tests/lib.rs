@@ -6,6 +6,8 @@ mod common;
 mod engine;
 mod goldens;
 mod invariants;
+mod loading;
 mod malformed;
 mod properties;
 mod protocol;
+mod reports;

@@ -141,6 +141,20 @@ const ROWS: &[Row] = &[
     row("card-missing-file.yaml", 13, Some(11), "cards/does-not-exist.json"),
     row("card-invalid.yaml", 13, Some(11), "required field `description` is missing"),
     row("card-not-json.yaml", 13, Some(11), "not valid JSON"),
+
+    // Behaviour v2: handlers that decide, wait and fan out; task paths; golden: false.
+    row("v2-duplicate-result-name.yaml", 12, Some(49), "duplicate result name `screen`"),
+    row("v2-when-unknown-result.yaml", 12, Some(24), "unknown result `screne`"),
+    row("v2-when-missing-then.yaml", 11, Some(15), "needs `then: [steps]`"),
+    row("v2-artifact-from-with-text.yaml", 12, Some(37), "drop `text` and `data`"),
+    row("v2-fan-out-escalate.yaml", 11, Some(66), "a fan-out cancels a child that pauses"),
+    row("v2-bad-json-pointer.yaml", 12, Some(53), "not a valid JSON Pointer"),
+    row("v2-operator-not-a-number.yaml", 12, Some(55), "`gt` needs a number"),
+    row("v2-unknown-condition-key.yaml", 12, Some(16), "did you mean `result`?"),
+    row("v2-stream-return-immediately.yaml", 18, Some(90), "a stream is read to its end"),
+    row("v2-golden-false-without-expect.yaml", 18, Some(9), "needs at least one `expect` entry"),
+    row("v2-wait-before-alias.yaml", 18, Some(18), "unknown alias `second`"),
+    row("v2-expect-unknown-path.yaml", 20, Some(12), "did you mean `screen`?"),
 ];
 
 struct Run {

@@ -1,9 +1,10 @@
 //! Scenario files: the YAML contract's types, parsing with positions, loading into the engine's
-//! model, card files and the JSON Schema. May use the engine, `error` and protocol timestamps;
-//! never the reports.
+//! model, card files, the JSON Schema, and `check`'s walk of every handler path. May use the
+//! engine, `error` and protocol timestamps; never the reports.
 
 pub mod card_file;
 pub mod file;
 pub mod loader;
+pub mod paths;
 pub mod schema;
 pub mod yaml;

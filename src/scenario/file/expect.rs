@@ -1,0 +1,60 @@
+//! `expect:` entries: assertions `a2a-sim test` checks besides (or, with `golden: false`, instead
+//! of) the golden file.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{DataMap, TextTestFile, WordsFile, strict_map};
+
+/// One assertion about the run's outcome: exactly one of `task`, `denied`, `ranking`, `pushes`,
+/// `errors`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectFile {
+    /// A task, by the alias (`as`) of the send that created it, or a path through the `as` names
+    /// of nested delegations: `pay/screen`, `pay/researchers/2`.
+    pub task: Option<String>,
+    /// With `task`: its final state (or any of a list).
+    pub state: Option<WordsFile>,
+    /// With `task`: its delegation chain.
+    pub delegation_chain: Option<Vec<String>>,
+    /// With `task`: the states of its status history, in order.
+    pub history: Option<Vec<String>>,
+    /// With `task`: the delegation's outcome (or any of a list).
+    pub outcome: Option<WordsFile>,
+    /// With `task`: its output text, equal or `{contains: S}`.
+    pub text: Option<TextTestFile>,
+    /// With `task`: tests on its structured data, `PATH: TEST`.
+    #[serde(default, deserialize_with = "strict_map")]
+    #[schemars(with = "Option<DataMap>")]
+    pub data: Option<DataMap>,
+    /// With `task`: the attempt that made it (1 unless retried).
+    pub attempt: Option<i64>,
+    /// A send's denial, by the send's alias or its step number (1-based), or a nested
+    /// delegation's, by its path.
+    pub denied: Option<StepRefFile>,
+    /// With `denied`: the denial codes, in order (`[]`: admitted).
+    pub codes: Option<Vec<String>>,
+    /// A `discover` step's ranking, by its step number (1-based).
+    pub ranking: Option<i64>,
+    /// With `ranking`: the ranked agents, in order.
+    pub agents: Option<Vec<String>>,
+    /// The number of pushes, or their states in order.
+    pub pushes: Option<CountOrList>,
+    /// The number of errors, or their codes in order.
+    pub errors: Option<CountOrList>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum StepRefFile {
+    Step(i64),
+    Alias(String),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CountOrList {
+    Count(i64),
+    List(Vec<String>),
+}

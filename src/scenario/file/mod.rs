@@ -1,0 +1,267 @@
+//! The scenario file as written: the YAML contract of `docs/scenario-format.md`, one type per
+//! mapping. Unknown keys are rejected here; cross-references are checked by the loader.
+
+mod cond;
+mod expect;
+mod handler;
+mod step;
+mod strict;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Deserialize;
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+
+pub use crate::engine::scenario::DataMap;
+pub use cond::*;
+pub use expect::*;
+pub use handler::*;
+pub use step::*;
+pub use strict::{strict_data, strict_map, strict_value};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub name: Option<String>,
+    #[serde(default)]
+    pub policy: PolicyFile,
+    pub classification_levels: Option<Vec<String>>,
+    pub clock: Option<ClockFile>,
+    pub agents: Vec<AgentFile>,
+    pub callers: Vec<CallerFile>,
+    pub steps: Vec<StepFile>,
+    /// Assertions `a2a-sim test` checks besides the golden file.
+    pub expect: Option<Vec<ExpectFile>>,
+    /// `false`: `test` checks the `expect` entries alone, with no golden file (default true).
+    pub golden: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyFile {
+    pub max_depth: Option<i64>,
+    pub push_allowed_hosts: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockFile {
+    pub epoch: Option<String>,
+    pub tick_ms: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentFile {
+    pub name: Option<String>,
+    pub card: Option<String>,
+    pub description: Option<String>,
+    pub version: Option<String>,
+    pub url: Option<String>,
+    pub tenant: String,
+    pub clearance: String,
+    #[serde(default)]
+    pub required_scopes: Vec<String>,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    pub capabilities: Option<CapabilitiesFile>,
+    pub skills: Option<Vec<SkillFile>>,
+    #[serde(default)]
+    pub handler: Vec<HandlerStepFile>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilitiesFile {
+    pub streaming: Option<bool>,
+    pub push_notifications: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SkillFile {
+    pub id: String,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CallerFile {
+    pub id: String,
+    pub tenant: String,
+    pub classification: String,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+    #[serde(default)]
+    pub delegation_chain: Vec<String>,
+}
+
+/// `to: NAME` or `to: {discover: [tags]}`.
+#[derive(Debug)]
+pub enum TargetFile {
+    Agent(String),
+    Discover(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for TargetFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TargetFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an agent name or {discover: [tags]}")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<TargetFile, E> {
+                Ok(TargetFile::Agent(s.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TargetFile, A::Error> {
+                let key: String = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("expected {discover: [tags]}"))?;
+                if key != "discover" {
+                    return Err(de::Error::unknown_field(&key, &["discover"]));
+                }
+                let tags = map.next_value()?;
+                if let Some(extra) = map.next_key::<String>()? {
+                    return Err(de::Error::unknown_field(&extra, &["discover"]));
+                }
+                Ok(TargetFile::Discover(tags))
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+/// One word or a list of words: `state: completed` or `state: [completed, failed]`. A scalar
+/// stands for its text, as everywhere a string is expected.
+#[derive(Debug, Clone)]
+pub struct WordsFile {
+    pub words: Vec<String>,
+    /// Written as a list (so a word's position is an index into it).
+    pub list: bool,
+}
+
+impl WordsFile {
+    /// The path of word `k`, given the path of the whole value.
+    pub fn word_path(
+        &self,
+        at: &[crate::scenario::yaml::Seg],
+        k: usize,
+    ) -> Vec<crate::scenario::yaml::Seg> {
+        let mut p = at.to_vec();
+        if self.list {
+            p.push(crate::scenario::yaml::Seg::Index(k));
+        }
+        p
+    }
+}
+
+impl<'de> Deserialize<'de> for WordsFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = WordsFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a word or a list of words")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<WordsFile, E> {
+                Ok(WordsFile {
+                    words: vec![s.to_string()],
+                    list: false,
+                })
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<WordsFile, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<WordsFile, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<WordsFile, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<WordsFile, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<WordsFile, A::Error> {
+                Vec::<String>::deserialize(de::value::SeqAccessDeserializer::new(seq))
+                    .map(|words| WordsFile { words, list: true })
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+/// `input: {}`: a subject with no keys of its own (null is taken as `{}`).
+#[derive(Debug, Clone, Copy)]
+pub struct EmptyFile;
+
+impl<'de> Deserialize<'de> for EmptyFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = EmptyFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an empty mapping `{}`")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<EmptyFile, E> {
+                Ok(EmptyFile)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<EmptyFile, E> {
+                Ok(EmptyFile)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EmptyFile, A::Error> {
+                match map.next_key::<String>()? {
+                    None => Ok(EmptyFile),
+                    Some(k) => Err(de::Error::custom(format!(
+                        "`{k}` is not a key of the subject: write the subject as `{{}}` and the tests beside it"
+                    ))),
+                }
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+// Schemas of the types that deserialise by hand, so `a2a-sim schema` describes the same shapes the
+// loader accepts.
+
+impl JsonSchema for TargetFile {
+    fn schema_name() -> Cow<'static, str> {
+        "Target".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "An agent by name, or the top-ranked card of a discovery.",
+            "oneOf": [
+                {"type": "string"},
+                {"type": "object", "properties": {"discover": {"type": "array", "items": {"type": "string"}}},
+                 "required": ["discover"], "additionalProperties": false}
+            ]
+        })
+    }
+}
+
+impl JsonSchema for WordsFile {
+    fn schema_name() -> Cow<'static, str> {
+        "Words".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A word, or a list of words (any of them).",
+            "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+        })
+    }
+}
+
+impl JsonSchema for EmptyFile {
+    fn schema_name() -> Cow<'static, str> {
+        "Empty".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": ["object", "null"], "additionalProperties": false})
+    }
+}

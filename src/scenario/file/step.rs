@@ -1,0 +1,231 @@
+//! Driver steps: `- send: {...}`, `- wait: 3`, ...
+
+use std::borrow::Cow;
+use std::fmt;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Deserialize;
+use serde::de::{self, MapAccess, Visitor};
+
+use super::{DataMap, TargetFile, strict_data};
+
+/// A driver step: `- send: {...}`.
+#[derive(Debug)]
+pub enum StepFile {
+    Discover(DiscoverStepFile),
+    Send(SendStepFile),
+    Stream(SendStepFile),
+    Reply(ReplyStepFile),
+    SetPushConfig(PushStepFile),
+    Cancel(TaskStepFile),
+    Get(TaskStepFile),
+    Wait(WaitStepFile),
+}
+
+pub const STEP_KINDS: [&str; 8] = [
+    "discover",
+    "send",
+    "stream",
+    "reply",
+    "set_push_config",
+    "cancel",
+    "get",
+    "wait",
+];
+
+impl<'de> Deserialize<'de> for StepFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StepFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a step such as `send: {caller, to, text}`")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<StepFile, E> {
+                if STEP_KINDS.contains(&s) {
+                    Err(E::custom(format!(
+                        "step `{s}` needs its keys, e.g. `{s}: {{caller: ...}}`"
+                    )))
+                } else {
+                    Err(E::unknown_variant(s, &STEP_KINDS))
+                }
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StepFile, A::Error> {
+                let key: String = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("a step needs exactly one key: its kind"))?;
+                let step = match key.as_str() {
+                    "discover" => StepFile::Discover(map.next_value()?),
+                    "send" => StepFile::Send(map.next_value()?),
+                    "stream" => StepFile::Stream(map.next_value()?),
+                    "reply" => StepFile::Reply(map.next_value()?),
+                    "set_push_config" => StepFile::SetPushConfig(map.next_value()?),
+                    "cancel" => StepFile::Cancel(map.next_value()?),
+                    "get" => StepFile::Get(map.next_value()?),
+                    "wait" => StepFile::Wait(map.next_value()?),
+                    _ => return Err(de::Error::unknown_variant(&key, &STEP_KINDS)),
+                };
+                if map.next_key::<String>()?.is_some() {
+                    return Err(de::Error::custom(
+                        "a step has exactly one key, its kind; start each step with its own `-`",
+                    ));
+                }
+                Ok(step)
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+impl StepFile {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StepFile::Discover(_) => "discover",
+            StepFile::Send(_) => "send",
+            StepFile::Stream(_) => "stream",
+            StepFile::Reply(_) => "reply",
+            StepFile::SetPushConfig(_) => "set_push_config",
+            StepFile::Cancel(_) => "cancel",
+            StepFile::Get(_) => "get",
+            StepFile::Wait(_) => "wait",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoverStepFile {
+    pub caller: String,
+    pub tags: Vec<String>,
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SendStepFile {
+    pub caller: String,
+    pub to: TargetFile,
+    pub text: String,
+    #[serde(default, deserialize_with = "strict_data")]
+    pub data: Option<DataMap>,
+    #[serde(rename = "as")]
+    pub alias: Option<String>,
+    pub push: Option<PushFile>,
+    pub context: Option<String>,
+    pub context_of: Option<String>,
+    /// `send` only: end the step as soon as the task exists.
+    pub return_immediately: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushFile {
+    pub url: String,
+    pub token: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplyStepFile {
+    pub caller: String,
+    pub task: Option<String>,
+    pub task_id: Option<String>,
+    pub text: String,
+    #[serde(default, deserialize_with = "strict_data")]
+    pub data: Option<DataMap>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskStepFile {
+    pub caller: String,
+    pub task: Option<String>,
+    pub task_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushStepFile {
+    pub caller: String,
+    pub task: Option<String>,
+    pub task_id: Option<String>,
+    pub agent: Option<String>,
+    pub url: String,
+    pub token: Option<String>,
+}
+
+impl JsonSchema for StepFile {
+    fn schema_name() -> Cow<'static, str> {
+        "Step".into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        let one = |key: &str, s: Schema| json_schema!({"type": "object", "properties": {key: s}, "required": [key], "additionalProperties": false});
+        json_schema!({
+            "description": "A driver step: a mapping with one key, the step's kind.",
+            "oneOf": [
+                one("discover", g.subschema_for::<DiscoverStepFile>()),
+                one("send", g.subschema_for::<SendStepFile>()),
+                // A stream is read to its end: everything a send takes but `return_immediately`.
+                one("stream", json_schema!({
+                    "allOf": [g.subschema_for::<SendStepFile>()],
+                    "not": {"required": ["return_immediately"]}
+                })),
+                one("reply", g.subschema_for::<ReplyStepFile>()),
+                one("set_push_config", g.subschema_for::<PushStepFile>()),
+                one("cancel", g.subschema_for::<TaskStepFile>()),
+                one("get", g.subschema_for::<TaskStepFile>()),
+                one("wait", g.subschema_for::<WaitStepFile>()),
+            ]
+        })
+    }
+}
+
+/// `wait: N` (ticks) or `wait: {task: ALIAS}` (until that task resolves).
+#[derive(Debug)]
+pub enum WaitStepFile {
+    Ticks(i64),
+    Task(WaitTaskFile),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitTaskFile {
+    pub task: String,
+}
+
+impl<'de> Deserialize<'de> for WaitStepFile {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = WaitStepFile;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number of ticks or {task: ALIAS}")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<WaitStepFile, E> {
+                Ok(WaitStepFile::Ticks(n))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<WaitStepFile, E> {
+                i64::try_from(n)
+                    .map(WaitStepFile::Ticks)
+                    .map_err(|_| E::custom(format!("{n} ticks is out of range")))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<WaitStepFile, A::Error> {
+                WaitTaskFile::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(WaitStepFile::Task)
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for WaitStepFile {
+    fn schema_name() -> Cow<'static, str> {
+        "WaitStep".into()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Let N ticks pass, or run until an aliased task resolves.",
+            "oneOf": [{"type": "integer", "minimum": 0}, g.subschema_for::<WaitTaskFile>()]
+        })
+    }
+}

@@ -1,0 +1,354 @@
+//! `expect:` entries: task paths and the tests on them, denials, rankings, pushes, errors.
+
+use crate::engine::admission::DenialCode;
+use crate::engine::lifecycle::TaskState;
+use crate::engine::record::ErrorCode;
+use crate::engine::scenario::*;
+use crate::error::with_hint;
+use crate::scenario::file::*;
+use crate::scenario::yaml::Seg;
+
+use super::conditions::text_test;
+use super::handlers::{NamedResult, ResultKind};
+use super::{Loader, Names, child};
+
+/// What a path segment names the next one in: an agent's handler, a fan-out's members, or (after
+/// a discovery) any agent's.
+enum Hop<'a> {
+    Agent(AgentIx),
+    Group(Option<&'a [Option<AgentIx>]>),
+    Any,
+}
+
+impl Loader<'_> {
+    pub(super) fn expectation(
+        &mut self,
+        i: usize,
+        e: ExpectFile,
+        names: &Names,
+        alias_steps: &[usize],
+        steps: &[Step],
+    ) -> Option<Expectation> {
+        let at = at!["expect", i];
+        let kinds = [
+            e.task.is_some(),
+            e.denied.is_some(),
+            e.ranking.is_some(),
+            e.pushes.is_some(),
+            e.errors.is_some(),
+        ];
+        if kinds.iter().filter(|&&k| k).count() != 1 {
+            self.problem(
+                at,
+                "an expectation has exactly one of `task`, `denied`, `ranking`, `pushes`, `errors`",
+            );
+            return None;
+        }
+        let task_tests = [
+            ("state", e.state.is_some()),
+            ("delegation_chain", e.delegation_chain.is_some()),
+            ("history", e.history.is_some()),
+            ("outcome", e.outcome.is_some()),
+            ("text", e.text.is_some()),
+            ("data", e.data.is_some()),
+            ("attempt", e.attempt.is_some()),
+        ];
+        if e.task.is_none()
+            && let Some((key, _)) = task_tests.iter().find(|t| t.1)
+        {
+            self.problem(child(&at, key), format!("`{key}` goes with `task`"));
+            return None;
+        }
+        if e.denied.is_none() && e.codes.is_some() {
+            self.problem(child(&at, "codes"), "`codes` goes with `denied`");
+            return None;
+        }
+        if e.ranking.is_none() && e.agents.is_some() {
+            self.problem(child(&at, "agents"), "`agents` goes with `ranking`");
+            return None;
+        }
+        if let Some(written) = e.task {
+            let here = child(&at, "task");
+            if !task_tests.iter().any(|t| t.1) {
+                self.problem(
+                    here,
+                    "a `task` expectation needs at least one test: `state`, `delegation_chain`, `history`, `outcome`, `text`, `data` or `attempt`",
+                );
+                return None;
+            }
+            let path = self.task_path(here, &written, names, alias_steps, steps);
+            let state = e.state.map(|w| self.states(&child(&at, "state"), &w));
+            let history = e.history.map(|words| {
+                let w = WordsFile { words, list: true };
+                self.states(&child(&at, "history"), &w)
+            });
+            let outcome = e.outcome.map(|w| self.outcomes(&child(&at, "outcome"), &w));
+            let data = e
+                .data
+                .map(|d| self.data_tests(&child(&at, "data"), d))
+                .unwrap_or_default();
+            let attempt = e.attempt.and_then(|n| {
+                let n = self.at_least(child(&at, "attempt"), "`attempt`", n, 1)?;
+                u32::try_from(n).ok()
+            });
+            return Some(Expectation::Task(TaskExpectation {
+                path: path?,
+                state,
+                delegation_chain: e.delegation_chain,
+                history,
+                outcome,
+                text: e.text.map(text_test),
+                data,
+                attempt,
+            }));
+        }
+        if let Some(step) = e.denied {
+            let here = child(&at, "denied");
+            let codes = self.denial_codes(&child(&at, "codes"), e.codes.unwrap_or_default());
+            let step = match step {
+                StepRefFile::Alias(a) if a.contains('/') => {
+                    let path = self.task_path(here, &a, names, alias_steps, steps)?;
+                    return Some(Expectation::DeniedPath { path, codes });
+                }
+                StepRefFile::Alias(a) => alias_steps
+                    .get(self.alias_ref(here.clone(), &a, names))
+                    .copied()
+                    .unwrap_or(0),
+                StepRefFile::Step(n) => usize::try_from(n).unwrap_or(0),
+            };
+            if !matches!(steps.get(step.wrapping_sub(1)), Some(Step::Send(_))) {
+                self.problem(here, format!("`denied` names step {step}, which is not a send or stream step of this file"));
+                return None;
+            }
+            return Some(Expectation::Denied { step, codes });
+        }
+        if let Some(n) = e.ranking {
+            let step = usize::try_from(n).unwrap_or(0);
+            if !matches!(steps.get(step.wrapping_sub(1)), Some(Step::Discover { .. })) {
+                self.problem(
+                    child(&at, "ranking"),
+                    format!("`ranking` names step {n}, which is not a discover step of this file (steps are numbered from 1)"),
+                );
+                return None;
+            }
+            let Some(list) = e.agents else {
+                self.problem(
+                    child(&at, "ranking"),
+                    "a `ranking` expectation needs `agents: [names]`, the ranked agents in order",
+                );
+                return None;
+            };
+            for (j, name) in list.iter().enumerate() {
+                let mut here = child(&at, "agents");
+                here.push(Seg::Index(j));
+                self.agent_ref(here, name, names);
+            }
+            return Some(Expectation::Ranking { step, agents: list });
+        }
+        if let Some(p) = e.pushes {
+            let all = TaskState::ALL.map(|t| t.as_str());
+            let list = self.count_or_list(child(&at, "pushes"), p, &all, TaskState::from_a2a)?;
+            return Some(Expectation::Pushes(list));
+        }
+        let e = e.errors?;
+        let all = ErrorCode::ALL.map(|c| c.as_str());
+        let list = self.count_or_list(child(&at, "errors"), e, &all, |s| {
+            ErrorCode::ALL.into_iter().find(|c| c.as_str() == s)
+        })?;
+        Some(Expectation::Errors(list))
+    }
+
+    fn denial_codes(&mut self, at: &[Seg], written: Vec<String>) -> Vec<DenialCode> {
+        let mut codes = Vec::new();
+        for (j, c) in written.iter().enumerate() {
+            match DenialCode::ALL.into_iter().find(|d| d.as_str() == c) {
+                Some(code) => codes.push(code),
+                None => {
+                    let msg = with_hint(
+                        format!("unknown denial code `{c}`"),
+                        c,
+                        DenialCode::ALL.map(|d| d.as_str()),
+                    );
+                    let mut here = at.to_vec();
+                    here.push(Seg::Index(j));
+                    self.problem(here, msg);
+                }
+            }
+        }
+        codes
+    }
+
+    /// `ALIAS/NAME/2/...`: an alias, then `as` names, a number after a fan-out's name picking
+    /// its member. Names are checked against the handler of the agent they are in, when the file
+    /// says which agent that is (a discovery could pick any: then some agent must define it).
+    fn task_path(
+        &mut self,
+        at: Vec<Seg>,
+        written: &str,
+        names: &Names,
+        alias_steps: &[usize],
+        steps: &[Step],
+    ) -> Option<TaskPath> {
+        let mut segments = written.split('/');
+        let first = segments.next().unwrap_or_default();
+        if written.split('/').any(str::is_empty) {
+            self.problem(
+                at,
+                format!("`{written}` has an empty segment: a task path is an alias, then `as` names and member numbers, joined by single `/`"),
+            );
+            return None;
+        }
+        let before = self.problems.len();
+        let alias = self.alias_ref(at.clone(), first, names);
+        if self.problems.len() > before {
+            return None;
+        }
+        let results = std::mem::take(&mut self.results);
+        let mut hop = match alias_steps.get(alias).and_then(|s| steps.get(s - 1)) {
+            Some(Step::Send(Send {
+                to: Target::Agent(a),
+                ..
+            })) => Hop::Agent(*a),
+            _ => Hop::Any,
+        };
+        let mut hops = Vec::new();
+        let mut prev = first;
+        let mut problem = None;
+        for seg in segments {
+            let member = seg.bytes().all(|b| b.is_ascii_digit());
+            let next = match (&hop, member) {
+                (Hop::Group(members), true) => match seg.parse::<usize>() {
+                    Ok(n) if n >= 1 => {
+                        hops.push(PathHop::Member(n));
+                        match members {
+                            Some(m) if n > m.len() => Err(format!(
+                                "`{prev}` has {} members, so there is no member {n}",
+                                m.len()
+                            )),
+                            Some(m) => Ok(m[n - 1].map_or(Hop::Any, Hop::Agent)),
+                            None => Ok(Hop::Any),
+                        }
+                    }
+                    _ => Err(format!(
+                        "`{seg}` is not a member number: members are numbered from 1"
+                    )),
+                },
+                (Hop::Any, true) => match seg.parse::<usize>() {
+                    Ok(n) if n >= 1 => {
+                        hops.push(PathHop::Member(n));
+                        Ok(Hop::Any)
+                    }
+                    _ => Err(format!(
+                        "`{seg}` is not a member number: members are numbered from 1"
+                    )),
+                },
+                (Hop::Agent(_), true) => Err(format!(
+                    "`{seg}` picks a fan-out member, but `{prev}` is not a fan-out"
+                )),
+                (Hop::Group(_), false) => Err(format!(
+                    "`{prev}` is a fan-out: pick one of its members by number, e.g. `{prev}/1/{seg}`"
+                )),
+                (Hop::Agent(a), false) => {
+                    hops.push(PathHop::Result(seg.to_string()));
+                    match results
+                        .get(*a)
+                        .and_then(|rs| rs.iter().find(|r| r.name == seg))
+                    {
+                        Some(r) => Ok(hop_of(r)),
+                        None => {
+                            let agent = names
+                                .agents
+                                .iter()
+                                .find(|(_, ix)| **ix == *a)
+                                .map_or("", |(n, _)| n.as_str());
+                            let candidates = results
+                                .get(*a)
+                                .into_iter()
+                                .flatten()
+                                .map(|r| r.name.as_str());
+                            Err(with_hint(
+                                format!(
+                                    "unknown result `{seg}`: the handler of `{agent}` has no delegation or fan-out with `as: {seg}`"
+                                ),
+                                seg,
+                                candidates,
+                            ))
+                        }
+                    }
+                }
+                (Hop::Any, false) => {
+                    hops.push(PathHop::Result(seg.to_string()));
+                    let all = results.iter().flatten();
+                    match all.clone().find(|r| r.name == seg) {
+                        // After a discovery the agent is not known; keep accepting what follows.
+                        Some(r) if r.kind.is_group() => Ok(Hop::Any),
+                        Some(r) => Ok(hop_of(r)),
+                        None => Err(with_hint(
+                            format!(
+                                "unknown result `{seg}`: no agent's handler has a delegation or fan-out with `as: {seg}`"
+                            ),
+                            seg,
+                            all.map(|r| r.name.as_str()),
+                        )),
+                    }
+                }
+            };
+            match next {
+                Ok(h) => hop = h,
+                Err(e) => {
+                    problem = Some(e);
+                    break;
+                }
+            }
+            prev = seg;
+        }
+        self.results = results;
+        if let Some(e) = problem {
+            self.problem(at, format!("task path `{written}`: {e}"));
+            return None;
+        }
+        Some(TaskPath { alias, hops })
+    }
+
+    fn count_or_list<T>(
+        &mut self,
+        at: Vec<Seg>,
+        value: CountOrList,
+        all: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<Expected<T>> {
+        match value {
+            CountOrList::Count(n) if n >= 0 => {
+                Some(Expected::Count(usize::try_from(n).unwrap_or(usize::MAX)))
+            }
+            CountOrList::Count(n) => {
+                self.problem(at, format!("a count must be 0 or more, not {n}"));
+                None
+            }
+            CountOrList::List(items) => {
+                let mut out = Vec::new();
+                for (j, item) in items.iter().enumerate() {
+                    match parse(item) {
+                        Some(v) => out.push(v),
+                        None => {
+                            let msg = with_hint(
+                                format!("unknown value `{item}`"),
+                                item,
+                                all.iter().copied(),
+                            );
+                            self.problem([at.clone(), vec![Seg::Index(j)]].concat(), msg);
+                        }
+                    }
+                }
+                Some(Expected::List(out))
+            }
+        }
+    }
+}
+
+fn hop_of(r: &NamedResult) -> Hop<'_> {
+    match &r.kind {
+        ResultKind::Delegate(a) => a.map_or(Hop::Any, Hop::Agent),
+        ResultKind::FanOut(members) => Hop::Group(members.as_deref()),
+    }
+}

@@ -1,0 +1,469 @@
+//! Loading: a scenario file's text → a checked [`Scenario`], or every problem with its position.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::engine::push::HostPattern;
+use crate::engine::scenario::*;
+use crate::engine::symbols::{Sym, Symbols};
+use crate::error::{Diagnostic, LoadError, with_hint};
+use crate::protocol::timestamp::parse_rfc3339;
+use crate::scenario::file::*;
+use crate::scenario::paths;
+use crate::scenario::yaml::{self, Seg};
+
+/// Reads and loads one scenario file. `display` is how diagnostics name it.
+pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
+    load_path_with_warnings(path).map(|l| l.scenario)
+}
+
+/// [`load_path`], keeping the warnings of `check`'s handler analysis.
+pub fn load_path_with_warnings(path: &Path) -> Result<Loaded, LoadError> {
+    let text = read(path)?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    load_str_with_warnings(&path.display().to_string(), &text, base, default_name(path))
+}
+
+/// A scenario file's text, or a located error for a file that cannot be read or is not UTF-8.
+pub fn read(path: &Path) -> Result<String, LoadError> {
+    let display = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::single(&display, 1, 1, format!("cannot read the file: {e}")))?;
+    decode_utf8(&display, &bytes).map(str::to_string)
+}
+
+/// The scenario's default name: its file name without extension.
+pub fn default_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The text of a file, or a located error at the first byte that is not UTF-8.
+pub fn decode_utf8<'a>(display: &str, bytes: &'a [u8]) -> Result<&'a str, LoadError> {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Err(LoadError::single(
+            display,
+            1,
+            1,
+            "the file is UTF-16; save it as UTF-8",
+        ));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = good.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        LoadError::single(
+            display,
+            line,
+            column,
+            "the file is not valid UTF-8; save it as UTF-8",
+        )
+    })
+}
+
+/// A scenario that loaded, and what `check` warns about in it.
+#[derive(Debug)]
+pub struct Loaded {
+    pub scenario: Scenario,
+    /// Handler bugs found on some path (see [`paths`](crate::scenario::paths)), in file order.
+    /// They never stop a run.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Loads scenario text. Card files named by agents are read relative to `base`.
+pub fn load_str(
+    display: &str,
+    text: &str,
+    base: &Path,
+    default_name: String,
+) -> Result<Scenario, LoadError> {
+    load_str_with_warnings(display, text, base, default_name).map(|l| l.scenario)
+}
+
+/// [`load_str`], keeping the warnings of the handler analysis (which runs only on a file that
+/// loaded).
+pub fn load_str_with_warnings(
+    display: &str,
+    text: &str,
+    base: &Path,
+    default_name: String,
+) -> Result<Loaded, LoadError> {
+    let file: ScenarioFile =
+        yaml::parse(text).map_err(|e| LoadError::single(display, e.line, e.column, e.message))?;
+    let mut loader = Loader {
+        problems: Vec::new(),
+        symbols: Symbols::default(),
+        base,
+        results: Vec::new(),
+    };
+    let scenario = loader.scenario(file, default_name);
+    if loader.problems.is_empty() {
+        let warnings = locate_all(display, text, paths::warnings(&scenario));
+        return Ok(Loaded { scenario, warnings });
+    }
+    Err(LoadError {
+        diagnostics: locate_all(display, text, loader.problems),
+    })
+}
+
+/// Positions for problems found by path, in file order.
+fn locate_all(display: &str, text: &str, problems: Vec<Problem>) -> Vec<Diagnostic> {
+    let mut diagnostics: Vec<Diagnostic> = problems
+        .into_iter()
+        .map(|p| {
+            let (line, column) = yaml::locate(text, &p.path).unwrap_or((1, 1));
+            Diagnostic {
+                file: display.to_string(),
+                line,
+                column,
+                message: p.message,
+            }
+        })
+        .collect();
+    diagnostics.sort_by_key(|d| (d.line, d.column));
+    diagnostics
+}
+
+/// A problem at a path into the document, located when it is reported.
+pub struct Problem {
+    pub path: Vec<Seg>,
+    pub message: String,
+}
+
+struct Loader<'b> {
+    problems: Vec<Problem>,
+    symbols: Symbols,
+    base: &'b Path,
+    /// Each agent's named results, for `expect` paths.
+    results: Vec<Vec<handlers::NamedResult>>,
+}
+fn path(segs: &[Seg]) -> Vec<Seg> {
+    segs.to_vec()
+}
+
+/// The path of `key` inside the value at `at`.
+fn child(at: &[Seg], key: &str) -> Vec<Seg> {
+    let mut p = at.to_vec();
+    p.push(Seg::from(key));
+    p
+}
+
+macro_rules! at {
+    ($($seg:expr),* $(,)?) => { vec![$($crate::scenario::yaml::Seg::from($seg)),*] };
+}
+
+// After `at!`, which they use.
+mod agents;
+mod conditions;
+mod expectations;
+mod handlers;
+mod steps;
+
+impl Loader<'_> {
+    fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
+        match to {
+            TargetFile::Agent(name) => Target::Agent(self.agent_ref(child(at, "to"), &name, names)),
+            TargetFile::Discover(tags) => {
+                if tags.is_empty() {
+                    self.problem(
+                        [child(at, "to"), vec![Seg::from("discover")]].concat(),
+                        "`discover` needs at least one tag",
+                    );
+                }
+                Target::Discover(self.tag_set(&tags))
+            }
+        }
+    }
+
+    /// A whole number at `at` that must be at least `min`, or a problem naming `what`.
+    fn at_least(&mut self, at: Vec<Seg>, what: &str, n: i64, min: i64) -> Option<u64> {
+        if n >= min {
+            u64::try_from(n).ok()
+        } else {
+            self.problem(at, format!("{what} must be at least {min}, not {n}"));
+            None
+        }
+    }
+
+    fn problem(&mut self, path: Vec<Seg>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path,
+            message: message.into(),
+        });
+    }
+
+    fn scenario(&mut self, file: ScenarioFile, default_name: String) -> Scenario {
+        let levels = self.levels(file.classification_levels);
+        let policy = self.policy(file.policy);
+        let clock = self.clock(file.clock);
+        let names = Names::new(&levels);
+
+        // Every agent's name first, so a handler may delegate to an agent declared after it.
+        let mut names = names;
+        let mut cards = Vec::with_capacity(file.agents.len());
+        for (i, a) in file.agents.iter().enumerate() {
+            let card = self.card(i, a);
+            if !card.name.is_empty() {
+                if names.agents.contains_key(&card.name) {
+                    let at = if a.name.is_some() {
+                        at!["agents", i, "name"]
+                    } else {
+                        at!["agents", i, "card"]
+                    };
+                    self.problem(
+                        at,
+                        format!(
+                            "duplicate agent name `{}`: agent names are unique",
+                            card.name
+                        ),
+                    );
+                } else {
+                    names.agents.insert(card.name.clone(), i);
+                }
+            }
+            cards.push(card);
+        }
+        let mut agents = Vec::with_capacity(cards.len());
+        for ((i, a), card) in file.agents.into_iter().enumerate().zip(cards) {
+            agents.push(self.agent(i, a, card, &names));
+        }
+
+        let mut callers = Vec::with_capacity(file.callers.len());
+        for (i, c) in file.callers.into_iter().enumerate() {
+            if names.callers.contains_key(&c.id) {
+                self.problem(
+                    at!["callers", i, "id"],
+                    format!("duplicate caller id `{}`: caller ids are unique", c.id),
+                );
+            } else {
+                names.callers.insert(c.id.clone(), i);
+            }
+            callers.push(self.caller(i, c, &names));
+        }
+
+        let mut aliases = Vec::new();
+        let mut alias_steps = Vec::new();
+        let mut steps = Vec::with_capacity(file.steps.len());
+        for (i, s) in file.steps.into_iter().enumerate() {
+            steps.push(self.step(i, s, &mut names, &mut aliases));
+            alias_steps.resize(aliases.len(), i + 1);
+        }
+        let expect = file.expect.unwrap_or_default();
+        let golden = file.golden.unwrap_or(true);
+        if !golden && expect.is_empty() {
+            self.problem(
+                at!["golden"],
+                "`golden: false` means `test` checks the `expect` entries alone, so it needs at least one `expect` entry",
+            );
+        }
+        let expectations = expect
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, e)| self.expectation(i, e, &names, &alias_steps, &steps))
+            .collect();
+
+        Scenario {
+            directory: crate::engine::discovery::Directory::new(&agents),
+            name: file.name.unwrap_or(default_name),
+            policy,
+            levels,
+            clock,
+            agents,
+            callers,
+            steps,
+            aliases,
+            alias_steps,
+            expectations,
+            golden,
+            symbols: std::mem::take(&mut self.symbols),
+        }
+    }
+
+    fn levels(&mut self, levels: Option<Vec<String>>) -> Vec<String> {
+        let Some(levels) = levels else {
+            return DEFAULT_LEVELS.map(String::from).to_vec();
+        };
+        if levels.is_empty() {
+            self.problem(
+                at!["classification_levels"],
+                "classification_levels needs at least one level",
+            );
+        }
+        for (i, l) in levels.iter().enumerate() {
+            if l.is_empty() {
+                self.problem(
+                    at!["classification_levels", i],
+                    "a classification level needs a name",
+                );
+            } else if levels[..i].contains(l) {
+                self.problem(
+                    at!["classification_levels", i],
+                    format!("duplicate classification level `{l}`"),
+                );
+            }
+        }
+        levels
+    }
+
+    fn policy(&mut self, p: PolicyFile) -> Policy {
+        let max_depth = match p.max_depth {
+            None => DEFAULT_MAX_DEPTH,
+            Some(d) if d >= 1 => d as u64,
+            Some(d) => {
+                self.problem(
+                    at!["policy", "max_depth"],
+                    format!("max_depth must be at least 1, not {d}"),
+                );
+                DEFAULT_MAX_DEPTH
+            }
+        };
+        let mut push_allowed_hosts = Vec::new();
+        for (i, h) in p.push_allowed_hosts.unwrap_or_default().iter().enumerate() {
+            match HostPattern::parse(h) {
+                Ok(pattern) => push_allowed_hosts.push(pattern),
+                Err(e) => self.problem(at!["policy", "push_allowed_hosts", i], e),
+            }
+        }
+        Policy {
+            max_depth,
+            push_allowed_hosts,
+        }
+    }
+
+    fn clock(&mut self, c: Option<ClockFile>) -> Clock {
+        let mut clock = Clock {
+            epoch_ms: parse_rfc3339(DEFAULT_EPOCH).unwrap_or(0),
+            tick_ms: DEFAULT_TICK_MS,
+        };
+        let Some(c) = c else { return clock };
+        if let Some(e) = c.epoch {
+            match parse_rfc3339(&e) {
+                Some(ms) => clock.epoch_ms = ms,
+                None => self.problem(
+                    at!["clock", "epoch"],
+                    format!("`{e}` is not an RFC 3339 timestamp such as 2026-01-01T00:00:00Z"),
+                ),
+            }
+        }
+        match c.tick_ms {
+            None => {}
+            Some(t) if t >= 0 => clock.tick_ms = t as u64,
+            Some(t) => self.problem(
+                at!["clock", "tick_ms"],
+                format!("tick_ms must be 0 or more, not {t}"),
+            ),
+        }
+        clock
+    }
+
+    fn level(&mut self, at: Vec<Seg>, name: &str, names: &Names) -> Level {
+        match names.levels.iter().position(|l| l == name) {
+            Some(rank) => rank,
+            // An empty level list is reported once, where it is declared.
+            None if names.levels.is_empty() => 0,
+            None => {
+                let msg = format!(
+                    "unknown classification level `{name}`; the levels are {}",
+                    names
+                        .levels
+                        .iter()
+                        .map(|l| format!("`{l}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                self.problem(
+                    at,
+                    with_hint(msg, name, names.levels.iter().map(String::as_str)),
+                );
+                0
+            }
+        }
+    }
+
+    fn syms(&mut self, items: &[String]) -> Vec<Sym> {
+        items.iter().map(|s| self.symbols.intern(s)).collect()
+    }
+
+    fn tag_set(&mut self, tags: &[String]) -> Vec<Sym> {
+        let mut set = self.syms(tags);
+        set.sort_unstable();
+        set.dedup();
+        set
+    }
+
+    fn resolve(
+        &mut self,
+        at: Vec<Seg>,
+        name: &str,
+        table: &HashMap<String, usize>,
+        unknown: impl FnOnce() -> String,
+    ) -> usize {
+        if let Some(&ix) = table.get(name) {
+            return ix;
+        }
+        let msg = with_hint(unknown(), name, table.keys().map(String::as_str));
+        self.problem(at, msg);
+        0
+    }
+
+    fn agent_ref(&mut self, at: Vec<Seg>, name: &str, names: &Names) -> AgentIx {
+        self.resolve(at, name, &names.agents, || {
+            format!("unknown agent `{name}`; agents are declared under `agents`")
+        })
+    }
+
+    fn caller_ref(&mut self, at: Vec<Seg>, id: &str, names: &Names) -> CallerIx {
+        self.resolve(at, id, &names.callers, || {
+            format!("unknown caller `{id}`; callers are declared under `callers`")
+        })
+    }
+
+    fn alias_ref(&mut self, at: Vec<Seg>, alias: &str, names: &Names) -> AliasIx {
+        self.resolve(at, alias, &names.aliases, || {
+            format!("unknown alias `{alias}`: no earlier step has `as: {alias}`")
+        })
+    }
+
+    fn non_empty_text(&mut self, at: Vec<Seg>, text: &str) {
+        if text.is_empty() {
+            self.problem(at, "`text` must not be empty");
+        }
+    }
+
+    fn message(&mut self, at: &[Seg], text: String, data: Option<DataMap>) -> MessageSpec {
+        self.non_empty_text(child(at, "text"), &text);
+        MessageSpec {
+            text,
+            data: data.filter(|d| !d.is_empty()),
+        }
+    }
+}
+
+/// Names visible to references, built up as the file is read.
+struct Names {
+    levels: Vec<String>,
+    agents: HashMap<String, AgentIx>,
+    callers: HashMap<String, CallerIx>,
+    aliases: HashMap<String, AliasIx>,
+}
+
+impl Names {
+    fn new(levels: &[String]) -> Self {
+        Names {
+            levels: levels.to_vec(),
+            agents: HashMap::new(),
+            callers: HashMap::new(),
+            aliases: HashMap::new(),
+        }
+    }
+}
+
+/// The card URL of an agent that gives none: `https://a2a-sim.example/agents/NAME`.
+pub fn default_url(name: &str) -> String {
+    let mut url = url::Url::parse("https://a2a-sim.example/agents/").expect("a constant URL");
+    if let Ok(mut segs) = url.path_segments_mut() {
+        segs.pop_if_empty().push(name);
+    }
+    url.to_string()
+}

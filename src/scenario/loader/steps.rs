@@ -1,0 +1,174 @@
+//! Driver steps: `send`, `stream`, `reply`, `wait`, ...
+
+use crate::engine::push::Secret;
+use crate::engine::scenario::*;
+use crate::scenario::file::*;
+use crate::scenario::yaml::Seg;
+
+use super::{Loader, Names, child, path};
+
+impl Loader<'_> {
+    fn task_ref(
+        &mut self,
+        at: &[Seg],
+        task: Option<String>,
+        task_id: Option<String>,
+        names: &Names,
+    ) -> TaskRef {
+        match (task, task_id) {
+            (Some(alias), None) => TaskRef::Alias(self.alias_ref(child(at, "task"), &alias, names)),
+            (None, Some(id)) => TaskRef::Id(id),
+            (Some(_), Some(_)) => {
+                self.problem(
+                    child(at, "task_id"),
+                    "give `task` (an alias) or `task_id` (a literal id), not both",
+                );
+                TaskRef::Id(String::new())
+            }
+            (None, None) => {
+                self.problem(
+                    path(at),
+                    "this step needs `task` (an alias) or `task_id` (a literal id)",
+                );
+                TaskRef::Id(String::new())
+            }
+        }
+    }
+
+    pub(super) fn step(
+        &mut self,
+        i: usize,
+        step: StepFile,
+        names: &mut Names,
+        aliases: &mut Vec<String>,
+    ) -> Step {
+        let at = at!["steps", i, step.kind()];
+        match step {
+            StepFile::Discover(d) => {
+                let caller = self.caller_ref(child(&at, "caller"), &d.caller, names);
+                let limit = match d.limit {
+                    None => None,
+                    Some(l) if l >= 0 => Some(usize::try_from(l).unwrap_or(usize::MAX)),
+                    Some(l) => {
+                        self.problem(
+                            child(&at, "limit"),
+                            format!("limit must be 0 or more, not {l}"),
+                        );
+                        None
+                    }
+                };
+                if d.tags.is_empty() {
+                    self.problem(child(&at, "tags"), "`discover` needs at least one tag");
+                }
+                Step::Discover {
+                    caller,
+                    tags: self.tag_set(&d.tags),
+                    limit,
+                }
+            }
+            StepFile::Send(s) => Step::Send(self.send(&at, s, false, names, aliases)),
+            StepFile::Stream(s) => Step::Send(self.send(&at, s, true, names, aliases)),
+            StepFile::Reply(r) => Step::Reply {
+                caller: self.caller_ref(child(&at, "caller"), &r.caller, names),
+                task: self.task_ref(&at, r.task, r.task_id, names),
+                message: self.message(&at, r.text, r.data),
+            },
+            StepFile::SetPushConfig(p) => Step::SetPushConfig {
+                caller: self.caller_ref(child(&at, "caller"), &p.caller, names),
+                task: self.task_ref(&at, p.task, p.task_id, names),
+                agent: p
+                    .agent
+                    .map(|a| self.agent_ref(child(&at, "agent"), &a, names)),
+                push: PushSpec {
+                    url: p.url,
+                    token: Secret::new(p.token.unwrap_or_default()),
+                },
+            },
+            StepFile::Cancel(t) => Step::Cancel {
+                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
+                task: self.task_ref(&at, t.task, t.task_id, names),
+            },
+            StepFile::Get(t) => Step::Get {
+                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
+                task: self.task_ref(&at, t.task, t.task_id, names),
+            },
+            StepFile::Wait(WaitStepFile::Ticks(n)) => Step::Wait(WaitSpec::Ticks(
+                self.at_least(path(&at), "`wait`", n, 0).unwrap_or(0),
+            )),
+            StepFile::Wait(WaitStepFile::Task(t)) => Step::Wait(WaitSpec::Task(self.alias_ref(
+                child(&at, "task"),
+                &t.task,
+                names,
+            ))),
+        }
+    }
+
+    fn send(
+        &mut self,
+        at: &[Seg],
+        s: SendStepFile,
+        stream: bool,
+        names: &mut Names,
+        aliases: &mut Vec<String>,
+    ) -> Send {
+        let caller = self.caller_ref(child(at, "caller"), &s.caller, names);
+        let to = self.target(at, s.to, names);
+        let context = match (s.context, s.context_of) {
+            (None, None) => ContextSpec::Fresh,
+            (Some(c), None) => {
+                if c.is_empty() {
+                    self.problem(child(at, "context"), "`context` must not be empty");
+                }
+                ContextSpec::Literal(c)
+            }
+            (None, Some(alias)) => {
+                ContextSpec::Of(self.alias_ref(child(at, "context_of"), &alias, names))
+            }
+            (Some(_), Some(_)) => {
+                self.problem(
+                    child(at, "context_of"),
+                    "give `context` or `context_of`, not both",
+                );
+                ContextSpec::Fresh
+            }
+        };
+        let message = self.message(at, s.text, s.data);
+        let return_immediately = s.return_immediately.unwrap_or(false);
+        if stream && s.return_immediately.is_some() {
+            self.problem(
+                child(at, "return_immediately"),
+                "a stream is read to its end, so `return_immediately` goes with `send` only",
+            );
+        }
+        let push = s.push.map(|p| PushSpec {
+            url: p.url,
+            token: Secret::new(p.token.unwrap_or_default()),
+        });
+        // The alias is defined after the step's own references are resolved: a step cannot name itself.
+        let alias = s.alias.map(|name| {
+            let here = child(at, "as");
+            if name.is_empty() {
+                self.problem(here, "an alias (`as`) must not be empty");
+            } else if names.aliases.contains_key(&name) {
+                self.problem(
+                    here,
+                    format!("duplicate alias `{name}`: aliases are unique"),
+                );
+            }
+            let ix = aliases.len();
+            names.aliases.entry(name.clone()).or_insert(ix);
+            aliases.push(name);
+            ix
+        });
+        Send {
+            stream,
+            caller,
+            to,
+            message,
+            alias,
+            push,
+            context,
+            return_immediately,
+        }
+    }
+}
