@@ -491,3 +491,35 @@ fn common_one_agent_world_still_loads() {
     ));
     assert!(s.golden && s.agents[0].results.is_empty());
 }
+
+#[test]
+fn the_schema_describes_the_new_keys_as_the_loader_reads_them() {
+    let schema = a2a_sim::scenario::schema::scenario_schema();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let doc = |text: &str| a2a_sim::scenario::yaml::parse_value(text).unwrap();
+    let good = world(
+        "[working, {wait: 1}, {delegate: {to: screener, text: a, as: s, retry: {attempts: 2}, on_pause: escalate, replies: [{text: r}]}}, {fan_out: {to: {discover: [sanctions], limit: 2}, text: b, as: g, join: any}}, {when: {any: [{result: s, data: {k: {gte: 1}}}, {result: g, completed: {gte: 1}}]}, then: [{artifact: {from: [s, g]}}], else: [failed]}, completed]",
+        "  - wait: 2\n  - wait: {task: p}\n  - send: {caller: orchestrator, to: pay, text: x, return_immediately: true}\n",
+        "golden: false\nexpect:\n  - {task: p/s, outcome: [completed], attempt: 1}\n  - {ranking: 1, agents: [screener]}\n",
+    );
+    let errors: Vec<String> = validator
+        .iter_errors(&doc(&good))
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    for (handler, steps) in [
+        (
+            "[working, {fan_out: {to: [screener], text: a, on_pause: escalate}}]",
+            "",
+        ),
+        ("[working, {when: {input: {}, text: a}}]", ""),
+        (
+            "[working]",
+            "  - stream: {caller: orchestrator, to: pay, text: x, return_immediately: true}\n",
+        ),
+        ("[working, {wait: -1}]", ""),
+    ] {
+        let bad = world(handler, steps, "");
+        assert!(!validator.is_valid(&doc(&bad)), "{handler} {steps}");
+    }
+}
