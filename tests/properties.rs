@@ -265,3 +265,103 @@ proptest! {
         prop_assert_eq!(a, b);
     }
 }
+
+/// Handler steps of the scheduler's language: waits, decisions, fan-outs, timeouts, retries,
+/// escalation and scripted replies. `{R}` is replaced by a fresh result name.
+const V2_HANDLER_STEPS: &[&str] = &[
+    "working",
+    "input_required",
+    "completed",
+    "failed",
+    "{wait: 0}",
+    "{wait: 3}",
+    "{message: note}",
+    "{artifact: {text: t, data: {score: 2}}}",
+    "{delegate: {to: a1, text: sub, as: {R}, timeout: 4}}",
+    "{delegate: {to: a2, text: sub, as: {R}, on_error: continue, retry: {attempts: 3, backoff: 1}}}",
+    "{delegate: {to: a0, text: sub, as: {R}, on_pause: escalate}}",
+    "{delegate: {to: a3, text: sub, as: {R}, replies: [{text: yes}], on_error: continue}}",
+    "{fan_out: {to: [a1, a2, a3], text: all, as: {R}, timeout: 5, on_error: continue}}",
+    "{fan_out: {to: {discover: [x], limit: 2}, text: any, as: {R}, join: any}}",
+    "{when: {input: {}, text: {contains: go}}, then: [working], else: [{message: other}]}",
+    "{when: {reply: {}, data: {score: {gte: 1}}}, then: [completed]}",
+    "{when: {not: {input: {}, text: never}}, then: [{wait: 1}], else: [failed]}",
+];
+
+fn v2_scenario() -> impl Strategy<Value = String> {
+    let handler = prop::collection::vec(prop::sample::select(V2_HANDLER_STEPS), 0..8);
+    let agents = prop::collection::vec(handler, 4..6);
+    let steps = prop::collection::vec((0usize..6, 0usize..6, 0usize..4), 1..10);
+    (agents, steps).prop_map(|(agents, steps)| {
+        let mut y = String::from("policy: {max_depth: 5}\nagents:\n");
+        for (i, handler) in agents.iter().enumerate() {
+            let mut results = 0;
+            let mut steps = Vec::new();
+            for step in handler {
+                let mut step = step.to_string();
+                if step.contains("{R}") {
+                    step = step.replace("{R}", &format!("r{results}"));
+                    results += 1;
+                }
+                steps.push(step);
+            }
+            if results > 0 {
+                steps.push("{when: {result: r0, outcome: [completed, timeout]}, then: [{artifact: {from: r0}}]}".into());
+            }
+            y.push_str(&format!(
+                "  - {{name: a{i}, tenant: t, clearance: public, skills: [{{id: k, tags: [x]}}], handler: [{}]}}\n",
+                steps.join(", ")
+            ));
+        }
+        y.push_str("callers:\n  - {id: c, tenant: t, classification: public}\nsteps:\n");
+        let mut aliases = 0;
+        for (kind, target, extra) in steps {
+            let agent = format!("a{}", target % agents.len());
+            let alias = if aliases > 0 { format!("t{}", extra % aliases) } else { String::new() };
+            let line = match (kind, aliases) {
+                (0, _) | (_, 0) => {
+                    aliases += 1;
+                    format!("  - send: {{caller: c, to: {agent}, text: go, as: t{}}}\n", aliases - 1)
+                }
+                (1, _) => {
+                    aliases += 1;
+                    format!("  - send: {{caller: c, to: {agent}, text: go, as: t{}, return_immediately: true}}\n", aliases - 1)
+                }
+                (2, _) => format!("  - reply: {{caller: c, task: {alias}, text: more, data: {{score: {extra}}}}}\n"),
+                (3, _) => format!("  - cancel: {{caller: c, task: {alias}}}\n"),
+                (4, _) => format!("  - wait: {extra}\n"),
+                _ => format!("  - wait: {{task: {alias}}}\n"),
+            };
+            y.push_str(&line);
+        }
+        y
+    })
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    #[test]
+    fn random_scheduled_scenarios_keep_the_invariants(text in v2_scenario()) {
+        let s = match load(&text) {
+            Ok(s) => s,
+            Err(e) => return Err(TestCaseError::fail(format!("a valid scenario did not load: {e}\n{text}"))),
+        };
+        run_everything(&s);
+        let w = world::run(&s);
+        for (i, t) in w.tasks.iter().enumerate() {
+            // Quiescence: nothing is left running.
+            prop_assert!(t.state.is_terminal() || t.state.is_pause(), "task-{} left {}\n{text}", i + 1, t.state);
+            // No task is non-terminal under a terminal parent.
+            if let Some(p) = t.parent {
+                prop_assert!(!w.tasks[p].state.is_terminal() || t.state.is_terminal(), "task-{} {} under terminal task-{}\n{text}", i + 1, t.state, p + 1);
+            }
+            // Time only moves forward.
+            prop_assert!(t.history.windows(2).all(|h| h[0].tick < h[1].tick), "task-{} history out of order\n{text}", i + 1);
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        report_json::write(&w, &mut a).unwrap();
+        report_json::write(&world::run(&s), &mut b).unwrap();
+        prop_assert_eq!(a, b);
+    }
+}
