@@ -19,6 +19,7 @@ struct Prefix {
     history: usize,
     messages: usize,
     artifacts: usize,
+    decisions: usize,
 }
 
 impl Prefix {
@@ -27,6 +28,21 @@ impl Prefix {
             history: t.history.len(),
             messages: t.messages.len(),
             artifacts: t.artifacts.len(),
+            decisions: t.decisions.len(),
+        }
+    }
+
+    /// A call's snapshot of its task, taken when the task's latest status change (`history - 1`)
+    /// is its newest fact: at creation, or as the task resolves. Its decisions are not counted in
+    /// the event, but a decision is stamped with the clock it was made at and every later status
+    /// change with a later tick, so those made before that change are those of an earlier tick.
+    fn snapshot(t: &Task, history: usize, messages: usize, artifacts: usize) -> Prefix {
+        let at = t.history[history - 1].tick;
+        Prefix {
+            history,
+            messages,
+            artifacts,
+            decisions: t.decisions.iter().take_while(|d| d.tick < at).count(),
         }
     }
 }
@@ -74,16 +90,12 @@ fn artifact(v: A2aVersion, a: &crate::engine::task::Artifact) -> Value {
     }
     o.insert(
         "parts".into(),
-        Value::Array(adapter::parts(
-            v,
-            a.text.as_deref(),
-            a.data.as_deref(),
-        )),
+        Value::Array(adapter::parts(v, a.text.as_deref(), a.data.as_deref())),
     );
     Value::Object(o)
 }
 
-fn task_metadata(w: &World, ix: TaskIx) -> Value {
+fn task_metadata(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
     let t = &w.tasks[ix];
     let names = &w.scenario.symbols;
     let chain: Vec<String> = w
@@ -96,6 +108,24 @@ fn task_metadata(w: &World, ix: TaskIx) -> Value {
     extra.insert("caller".into(), json!(names.name(t.owner.id)));
     if let Some(p) = t.parent {
         extra.insert("parentTaskId".into(), json!(task_id(p)));
+    }
+    // The request's own configuration, in each version's spelling: A2A keeps no record of it.
+    if t.return_immediately {
+        let configuration = match v {
+            A2aVersion::V1_0 => json!({"returnImmediately": true}),
+            A2aVersion::V0_3 => json!({"blocking": false}),
+        };
+        extra.insert("configuration".into(), configuration);
+    }
+    if t.attempt >= 2 {
+        extra.insert("attempt".into(), json!(t.attempt));
+    }
+    if p.decisions > 0 {
+        let decisions = t.decisions[..p.decisions]
+            .iter()
+            .map(|d| json!({"handlerStep": d.handler_step, "branch": d.branch.as_str(), "tick": d.tick}))
+            .collect();
+        extra.insert("decisions".into(), Value::Array(decisions));
     }
     adapter::metadata(Some(w.scenario.agents[t.agent].name()), &chain, extra)
 }
@@ -121,7 +151,7 @@ fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
         .map(|m| message(w, v, ix, m))
         .collect();
     o.insert("history".into(), Value::Array(history));
-    o.insert("metadata".into(), task_metadata(w, ix));
+    o.insert("metadata".into(), task_metadata(w, v, ix, p));
     Value::Object(o)
 }
 
@@ -179,16 +209,7 @@ fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last: boo
                 artifacts,
             },
         ) => {
-            let task = task_json(
-                w,
-                v,
-                ix,
-                Prefix {
-                    history,
-                    messages,
-                    artifacts,
-                },
-            );
+            let task = task_json(w, v, ix, Prefix::snapshot(t, history, messages, artifacts));
             match v {
                 A2aVersion::V1_0 => json!({ "task": task }),
                 A2aVersion::V0_3 => task,

@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 
 use crate::engine::push::REDACTED;
 use crate::engine::record::*;
-use crate::engine::task::{Role, Task};
+use crate::engine::task::{Decision, Role, Task};
 use crate::engine::world::World;
 use crate::report::pretty::{ChunkWriter, Pretty};
 
@@ -228,6 +228,14 @@ impl Serialize for TaskJson<'_, '_> {
             )
         });
         m.serialize_entry("history", &Seq(history))?;
+        // Only a retried child has an attempt and only a task that ran a `when` has decisions,
+        // so a scenario without them keeps its bytes.
+        if t.attempt >= 2 {
+            m.serialize_entry("attempt", &t.attempt)?;
+        }
+        if !t.decisions.is_empty() {
+            m.serialize_entry("decisions", &Seq(t.decisions.iter().map(DecisionJson)))?;
+        }
         m.serialize_entry("messages", &Seq(t.messages.iter().map(MessageJson)))?;
         m.serialize_entry("artifacts", &Seq(t.artifacts.iter().map(ArtifactJson)))?;
         m.end()
@@ -245,6 +253,20 @@ impl Serialize for HistoryJson<'_> {
         if let Some(msg) = self.2 {
             m.serialize_entry("message", msg)?;
         }
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct DecisionJson<'a>(&'a Decision);
+
+impl Serialize for DecisionJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = self.0;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("handler_step", &d.handler_step)?;
+        m.serialize_entry("branch", d.branch.as_str())?;
+        m.serialize_entry("tick", &d.tick)?;
         m.end()
     }
 }

@@ -6,8 +6,10 @@ use std::fmt::Write as _;
 use comfy_table::{ContentArrangement, Table, presets};
 
 use crate::engine::record::*;
-use crate::engine::task::task_id;
+use crate::engine::task::{Task, task_id};
 use crate::engine::world::World;
+use crate::report::condition::CondText;
+use crate::report::handler_steps::when_at;
 
 /// How tables are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +100,9 @@ pub fn render(world: &World, layout: Layout) -> String {
             "  parent: {}",
             task.parent.map_or("none".to_string(), task_id)
         );
+        if task.attempt >= 2 {
+            let _ = writeln!(out, "  attempt: {}", task.attempt);
+        }
         let mut t = table(layout, &["tick", "state", "message"]);
         for h in &task.history {
             let msg = h.message.map_or("", |m| &*task.messages[m].text);
@@ -108,6 +113,9 @@ pub fn render(world: &World, layout: Layout) -> String {
             ]);
         }
         let _ = writeln!(out, "{t}");
+        if !task.decisions.is_empty() {
+            let _ = writeln!(out, "{}", decisions(world, task, layout));
+        }
         let mut t = table(layout, &["message", "role", "text", "data"]);
         for m in &task.messages {
             let role = if m.role == crate::engine::task::Role::User {
@@ -133,7 +141,12 @@ pub fn render(world: &World, layout: Layout) -> String {
                 let id = format!("artifact-{}", a.id);
                 let name = a.name.unwrap_or_default().to_string();
                 if let Some(text) = &a.text {
-                    t.add_row(vec![id.clone(), name.clone(), "text".into(), text.to_string()]);
+                    t.add_row(vec![
+                        id.clone(),
+                        name.clone(),
+                        "text".into(),
+                        text.to_string(),
+                    ]);
                 }
                 if let Some(data) = &a.data {
                     let json = serde_json::to_string(data).unwrap_or_default();
@@ -186,6 +199,28 @@ pub fn render(world: &World, layout: Layout) -> String {
         let _ = writeln!(out, "{t}");
     }
     out
+}
+
+/// Which branch each `when` took, and why: the condition as the handler states it.
+fn decisions(world: &World, task: &Task, layout: Layout) -> Table {
+    let agent = &world.scenario.agents[task.agent];
+    let mut t = table(layout, &["tick", "handler step", "when", "branch"]);
+    for d in &task.decisions {
+        let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
+            CondText {
+                cond: &w.cond,
+                results: &agent.results,
+            }
+            .to_string()
+        });
+        t.add_row(vec![
+            d.tick.to_string(),
+            d.handler_step.to_string(),
+            when,
+            d.branch.as_str().to_string(),
+        ]);
+    }
+    t
 }
 
 /// A step's result in one cell.
