@@ -55,14 +55,18 @@ print(json.dumps(runs))
 PY
 }
 
-mapfile -t scenarios < <(printf '%s\n' scenarios/*.yaml | LC_ALL=C sort)
-if [ ! -e "${scenarios[0]}" ]; then
-  echo "conformance: no scenarios/*.yaml" >&2
+# Every bundled scenario, as `a2a-sim test scenarios/` finds them: *.yaml and *.yml, in
+# subdirectories too, so a new scenario is checked without a change here.
+mapfile -t scenarios < <(find scenarios -type f \( -name '*.yaml' -o -name '*.yml' \) | LC_ALL=C sort)
+if [ "${#scenarios[@]}" = 0 ]; then
+  echo "conformance: no scenarios/**/*.yaml or *.yml" >&2
   exit 2
 fi
 
 for scenario in "${scenarios[@]}"; do
-  dir="$work/$(basename "$scenario" .yaml)"
+  name="${scenario#scenarios/}"
+  name="${name%.*}"
+  dir="$work/${name//\//__}"
   mkdir -p "$dir"
 
   if agents="$("$bin" card "$scenario" --list 2>"$dir/list.stderr")"; then
