@@ -313,3 +313,105 @@ fn an_artifact_made_from_results_owns_its_parts_in_every_output() {
     assert_eq!(parts[0]["content"], "1 possible match\n\nlist SDN");
     assert_eq!(parts[1]["content"], r#"{"matches":1}"#);
 }
+
+/// A payment agent that decides on its screener's recommendation, a nested `when` in the
+/// `else` branch (handler step 5), a retried flaky callee and a non-blocking send.
+const V2: &str = r#"
+agents:
+  - name: screener
+    tenant: acme
+    clearance: confidential
+    skills: [{id: screen, tags: [sanctions]}]
+    handler:
+      - working
+      - artifact: {name: r, data: {recommendation: manual_review, score: 0.83}}
+      - completed
+  - name: flaky
+    tenant: acme
+    clearance: confidential
+    skills: [{id: f, tags: [f]}]
+    handler: [working, failed: backend down]
+  - name: pay
+    tenant: acme
+    clearance: confidential
+    skills: [{id: pay, tags: [pay]}]
+    handler:
+      - working
+      - delegate: {to: screener, text: Screen it, as: screen}
+      - when: {result: screen, data: {recommendation: clear}}
+        then: [completed: Payment released]
+        else:
+          - delegate: {to: flaky, text: Ask again, as: second, retry: {attempts: 2}, on_error: continue}
+          - when: {any: [{result: second, outcome: completed}, {result: screen, data: {score: {lt: 0.5}}}]}
+            then: [completed: Released on second opinion]
+            else: [input_required: Held for manual review]
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - send: {caller: orchestrator, to: pay, text: Pay PMT-771, as: p}
+  - send: {caller: orchestrator, to: screener, text: Screen FZE, return_immediately: true}
+"#;
+
+#[test]
+fn a_run_reports_each_decision_and_retry_wherever_the_task_is_shown() {
+    let s = load(V2);
+    let w = world::run(&s);
+    let r = report(&w);
+    let pay = &r["tasks"][0];
+    assert_eq!(pay["agent"], "pay");
+    let decisions: Vec<(u64, &str)> = pay["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["handler_step"].as_u64().unwrap(),
+                d["branch"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(decisions, [(3, "else"), (6, "else")]);
+    let retried: Vec<&Value> = r["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["agent"] == "flaky")
+        .collect();
+    assert_eq!(retried.len(), 2);
+    assert!(retried[0].get("attempt").is_none());
+    assert_eq!(retried[1]["attempt"], 2);
+
+    let table = table::render(&w, Layout::Fixed);
+    for (step, when) in [
+        ("3", r#"screen.data.recommendation == "clear""#),
+        (
+            "6",
+            "second.outcome == completed or screen.data.score < 0.5",
+        ),
+    ] {
+        assert!(
+            table.lines().any(|l| l.contains(&format!("┆ {step} "))
+                && l.contains(when)
+                && l.contains("else")),
+            "no row for handler step {step} in\n{table}"
+        );
+    }
+    assert!(table.contains("  attempt: 2\n"), "{table}");
+
+    let a2a = tasks(&w, A2aVersion::V1_0);
+    assert_eq!(ours(&a2a[0])["decisions"][1]["handlerStep"], 6);
+    let attempts: Vec<&Value> = a2a
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| ours(t).get("attempt"))
+        .collect();
+    assert_eq!(attempts, [&json!(2)]);
+    let configured: Vec<&Value> = a2a
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| ours(t).get("configuration"))
+        .collect();
+    assert_eq!(configured, [&json!({"returnImmediately": true})]);
+}
