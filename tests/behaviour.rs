@@ -2768,3 +2768,91 @@ steps:
     // `outcome` is not a test of `input`: the key is at line 10, column 11.
     assert!(err.contains("test.yaml:10:11:"), "{err}");
 }
+
+#[test]
+fn stream_blocks_like_send_and_ends_at_the_escalated_pause() {
+    let v = run(
+        &[
+            agent(
+                "p",
+                "[working, {delegate: {to: q, text: x, on_pause: escalate}}, completed]",
+            ),
+            agent("q", "[working, {input_required: hm}, working, completed]"),
+        ],
+        "  - stream: {caller: user, to: p, text: go}\n",
+    );
+    let r = step_result(&v, 1);
+    assert_eq!(r["state"], "input-required");
+    let events: Vec<(String, String)> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["event"].as_str().unwrap().to_string(),
+                e["state"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        ("task", "submitted"),
+        ("status", "working"),
+        ("status", "input-required"),
+        ("task", "input-required"),
+    ]
+    .map(|(a, b)| (a.to_string(), b.to_string()));
+    assert_eq!(events, want);
+    assert_eq!(r["events"][2]["tick"], 6);
+    assert_eq!(r["events"][2]["message"], "hm");
+}
+
+#[test]
+fn delegation_numbers_are_range_checked_at_load_time() {
+    // Rows: delegate extras, what the error names.
+    let rows = [
+        (", timeout: 0", "timeout"),
+        (", retry: {attempts: 0}", "attempts"),
+        (", retry: {attempts: 2, backoff: -1}", "backoff"),
+    ];
+    for (extra, says) in rows {
+        let y = yaml(
+            &[
+                agent(
+                    "p",
+                    &format!("[working, {{delegate: {{to: q, text: x{extra}}}}}, completed]"),
+                ),
+                agent("q", "[working, completed]"),
+            ],
+            &send("p"),
+        );
+        let err = load_err(&y);
+        assert!(err.contains(says), "{extra}: {err}");
+    }
+    let y = yaml(
+        &[
+            agent(
+                "p",
+                "[working, {fan_out: {to: [q], text: x, timeout: 0}}, completed]",
+            ),
+            agent("q", "[working, completed]"),
+        ],
+        &send("p"),
+    );
+    assert!(load_err(&y).contains("timeout"));
+}
+
+#[test]
+fn as_is_unique_across_delegate_and_fan_out_and_branches() {
+    let y = yaml(
+        &[
+            agent(
+                "p",
+                "[working, {when: {input: {}, text: go}, then: [{delegate: {to: q, text: x, as: d}}], else: [{fan_out: {to: [q], text: x, as: d}}]}, completed]",
+            ),
+            agent("q", "[working, completed]"),
+        ],
+        &send("p"),
+    );
+    let err = load_err(&y);
+    assert!(err.contains('d'), "{err}");
+}
