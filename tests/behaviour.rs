@@ -2746,7 +2746,6 @@ fn a_scenario_without_the_new_keys_reports_no_new_fields() {
 }
 
 #[test]
-#[ignore = "engine bug: a condition's load error points at the value, not at the offending key (§4)"]
 fn a_condition_load_error_points_at_the_offending_key() {
     let y = r#"agents:
   - name: p

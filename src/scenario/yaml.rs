@@ -22,6 +22,9 @@ pub enum Seg {
     /// The value of the n-th entry (0-based) of a mapping, whatever its key.
     Entry(usize),
     Index(usize),
+    /// The key itself (not its value): last in a path, for errors about a key that does not
+    /// belong where it stands.
+    KeyName(String),
 }
 
 impl From<&str> for Seg {
@@ -352,6 +355,12 @@ impl<'de> Visitor<'de> for Probe<'_> {
         let (target, mut skip) = match first {
             Seg::Key(k) => (k.as_str(), 0),
             Seg::Duplicate(k) => (k.as_str(), 1),
+            Seg::KeyName(k) => {
+                while map.next_key_seed(KeyProbe(k))?.is_some() {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                return Ok(());
+            }
             Seg::Index(_) | Seg::Entry(_) => return Ok(()),
         };
         while let Some(key) = map.next_key::<serde_yaml::Value>()? {
@@ -363,6 +372,58 @@ impl<'de> Visitor<'de> for Probe<'_> {
             }
             map.next_value::<IgnoredAny>()?;
         }
+        Ok(())
+    }
+}
+
+/// Reads a key and fails on purpose when it is the one sought, so the error carries the key's
+/// own position.
+struct KeyProbe<'a>(&'a str);
+
+impl<'de> DeserializeSeed<'de> for KeyProbe<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyProbe<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<(), E> {
+        if key == self.0 {
+            Err(E::custom(PROBE))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
         Ok(())
     }
 }

@@ -56,7 +56,7 @@ impl Loader<'_> {
         if let Some(&first) = combinator {
             if let Some(&other) = keys.iter().find(|&&k| k != first) {
                 self.problem(
-                    child(at, other),
+                    key_of(at, other),
                     format!("a condition is one combinator (`all`, `any`, `not`) or one subject with its tests: `{other}` cannot go beside `{first}`; nest it, e.g. `{first}: [{{...}}]`"),
                 );
                 return Cond::All(Vec::new());
@@ -77,7 +77,7 @@ impl Loader<'_> {
         };
         if let Some(second) = subjects.get(1) {
             self.problem(
-                child(at, second),
+                key_of(at, second),
                 format!("a condition has one subject: `{second}` cannot go beside `{subject_key}`; combine two conditions with `all: [...]`"),
             );
             return Cond::All(Vec::new());
@@ -132,7 +132,7 @@ impl Loader<'_> {
                     _ => "does not apply here",
                 };
                 self.problem(
-                    child(at, t),
+                    key_of(at, t),
                     format!("`{t}` {does}, and {what}: its tests are {}", list(allowed)),
                 );
             }
@@ -309,7 +309,7 @@ impl Loader<'_> {
         };
         if !COUNT_OPERATORS.contains(&op) {
             self.problem(
-                child(at, op),
+                key_of(at, op),
                 format!(
                     "`{op}` does not apply to a count; use one of {}",
                     list(&COUNT_OPERATORS)
@@ -429,4 +429,11 @@ mod tests {
         let two: Value = serde_json::json!({"gte": 2, "lte": 3});
         assert!(operator(&two).is_none());
     }
+}
+
+/// The position of a key itself, for a key that does not belong where it stands.
+fn key_of(at: &[Seg], key: &str) -> Vec<Seg> {
+    let mut path = at.to_vec();
+    path.push(Seg::KeyName(key.to_string()));
+    path
 }
