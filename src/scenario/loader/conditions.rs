@@ -396,6 +396,13 @@ fn unescape_pointer(token: &str) -> Option<String> {
     Some(out)
 }
 
+/// The position of a key itself, for a key that does not belong where it stands.
+fn key_of(at: &[Seg], key: &str) -> Vec<Seg> {
+    let mut path = at.to_vec();
+    path.push(Seg::KeyName(key.to_string()));
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -429,11 +436,4 @@ mod tests {
         let two: Value = serde_json::json!({"gte": 2, "lte": 3});
         assert!(operator(&two).is_none());
     }
-}
-
-/// The position of a key itself, for a key that does not belong where it stands.
-fn key_of(at: &[Seg], key: &str) -> Vec<Seg> {
-    let mut path = at.to_vec();
-    path.push(Seg::KeyName(key.to_string()));
-    path
 }
