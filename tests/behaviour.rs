@@ -2855,3 +2855,24 @@ fn as_is_unique_across_delegate_and_fan_out_and_branches() {
     let err = load_err(&y);
     assert!(err.contains('d'), "{err}");
 }
+
+#[test]
+fn a_non_blocking_sends_call_ends_when_the_task_is_created() {
+    use a2a_sim::engine::record::EventKind;
+    let text = yaml(
+        &[agent("a", "[working, {message: note}, completed]")],
+        &send_ri("a"),
+    );
+    let s = load(&text);
+    let w = world::run(&s);
+    assert_eq!(w.tasks[0].state.as_str(), "completed");
+    // The send's response is the submitted task: its call holds the opening and closing
+    // snapshots only; what the handler did later is in the task, not in that response.
+    let events: Vec<_> = w.call_events(0).map(|e| e.kind()).collect();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(
+        events
+            .iter()
+            .all(|k| matches!(k, EventKind::Task { history: 1, .. }))
+    );
+}

@@ -156,8 +156,10 @@ impl<'s> World<'s> {
             self.set_push_config(callee, Some(task), None, push);
         }
         if send.return_immediately {
-            // The step ends once the task exists; its handler stays queued.
+            // The step ends once the task exists, and so does its call: the handler stays queued,
+            // and what it does later is seen by polling (`get`) or pushes, not by this response.
             self.tasks[task].return_immediately = true;
+            self.close_call(task);
         } else {
             self.run_until(|w| w.resolved(task, 1));
         }

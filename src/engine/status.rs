@@ -102,7 +102,7 @@ impl<'s> World<'s> {
     }
 
     /// Ends a task's open call with the task as it now is: the stream's last event.
-    fn close_call(&mut self, task: TaskIx) {
+    pub(crate) fn close_call(&mut self, task: TaskIx) {
         if let Some(call) = self.runs[task].call.take() {
             self.snapshot(call, task);
             self.calls[call].end_event = self.events.len();

@@ -4,7 +4,9 @@ use crate::engine::conditions;
 use crate::engine::delegation::Delegation;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::StepResult;
-use crate::engine::scenario::{Expectation, Expected, Outcome, PathHop, TaskExpectation, TaskPath};
+use crate::engine::scenario::{
+    Expectation, Expected, Outcome, PathHop, TaskExpectation, TaskPath, TextTest, ValueTest,
+};
 use crate::engine::task::{TaskIx, task_id};
 use crate::engine::world::World;
 
@@ -288,7 +290,10 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
             let got = text
                 .as_deref()
                 .map_or("no text".to_string(), |t| format!("{t:?}"));
-            out.push(format!("{label}: expected text {test:?}, got {got}"));
+            out.push(format!(
+                "{label}: expected text {}, got {got}",
+                text_test(test)
+            ));
         }
         for test in &te.data {
             if !conditions::data_holds(test, data.as_deref()) {
@@ -297,13 +302,38 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
                     .and_then(|d| conditions::lookup(d, &test.path))
                     .map_or("nothing".to_string(), |v| v.to_string());
                 out.push(format!(
-                    "{label}: data `{}` expected {:?}, got {got}",
-                    test.written, test.test
+                    "{label}: data `{}` expected {}, got {got}",
+                    test.written,
+                    value_test(&test.test)
                 ));
             }
         }
     }
     out
+}
+
+/// A text test as the scenario writes it.
+fn text_test(test: &TextTest) -> String {
+    match test {
+        TextTest::Equals(s) => format!("{s:?}"),
+        TextTest::Contains(s) => format!("{{contains: {s:?}}}"),
+    }
+}
+
+/// A value test as the scenario writes it: a literal, or `{op: value}`.
+fn value_test(test: &ValueTest) -> String {
+    let (op, value) = match test {
+        ValueTest::Eq(v) => return v.to_string(),
+        ValueTest::Ne(v) => ("ne", v.to_string()),
+        ValueTest::Gt(n) => ("gt", n.to_string()),
+        ValueTest::Gte(n) => ("gte", n.to_string()),
+        ValueTest::Lt(n) => ("lt", n.to_string()),
+        ValueTest::Lte(n) => ("lte", n.to_string()),
+        ValueTest::In(items) => ("in", serde_json::Value::from(items.clone()).to_string()),
+        ValueTest::Exists(b) => ("exists", b.to_string()),
+        ValueTest::Contains(s) => ("contains", format!("{s:?}")),
+    };
+    format!("{{{op}: {value}}}")
 }
 
 fn words<'a>(items: impl Iterator<Item = &'a str>) -> String {
@@ -335,5 +365,29 @@ fn compare<T>(
             }
         }
         Expected::Count(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn failed_tests_are_shown_as_the_scenario_writes_them() {
+        let rows = [
+            (ValueTest::Eq(json!("clear")), "\"clear\""),
+            (ValueTest::Gt(0.9), "{gt: 0.9}"),
+            (ValueTest::In(vec![json!(1), json!("a")]), "{in: [1,\"a\"]}"),
+            (ValueTest::Exists(false), "{exists: false}"),
+            (ValueTest::Contains("SDN".into()), "{contains: \"SDN\"}"),
+        ];
+        for (test, want) in rows {
+            assert_eq!(value_test(&test), want);
+        }
+        assert_eq!(
+            text_test(&TextTest::Contains("x".into())),
+            "{contains: \"x\"}"
+        );
     }
 }
