@@ -136,6 +136,10 @@ fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
                 task: None,
                 outcome: Some(if denied {
                     Outcome::Denied
+                } else if world.errors.iter().any(|e| {
+                    e.step == step && e.code == crate::engine::record::ErrorCode::AgentUnavailable
+                }) {
+                    Outcome::Unavailable
                 } else {
                     Outcome::NoCandidate
                 }),
