@@ -4,6 +4,7 @@ mod adapter;
 mod cli;
 mod common;
 mod engine;
+mod faults;
 mod goldens;
 mod invariants;
 mod loading;

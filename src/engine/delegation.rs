@@ -82,7 +82,10 @@ impl Outcome {
 
     /// Outcomes a `retry` tries again.
     pub fn is_retried(self) -> bool {
-        matches!(self, Outcome::Failed | Outcome::Timeout | Outcome::Unavailable)
+        matches!(
+            self,
+            Outcome::Failed | Outcome::Timeout | Outcome::Unavailable
+        )
     }
 }
 

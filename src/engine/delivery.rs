@@ -46,7 +46,13 @@ pub fn retry_tick(previous: u64, backoff: u64, k: u32) -> u64 {
 impl World<'_> {
     /// Works out every attempt of the notification of `task`'s latest status change, sent to the
     /// push URL `url` at `tick`.
-    pub(crate) fn deliver_notification(&mut self, task: TaskIx, url: usize, tick: u64, state: TaskState) {
+    pub(crate) fn deliver_notification(
+        &mut self,
+        task: TaskIx,
+        url: usize,
+        tick: u64,
+        state: TaskState,
+    ) {
         let Some(policy) = self.faults.deliveries() else {
             return;
         };

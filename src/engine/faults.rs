@@ -110,7 +110,11 @@ impl Faults {
     pub fn unavailable(&self, agent: AgentIx, clock: u64) -> bool {
         self.of_agent(agent).any(|k| match *k {
             FaultKind::Unavailable(w) => w.holds(clock),
-            FaultKind::Crash { at, restart } => Window { from: at, to: restart }.holds(clock),
+            FaultKind::Crash { at, restart } => Window {
+                from: at,
+                to: restart,
+            }
+            .holds(clock),
             _ => false,
         })
     }

@@ -173,13 +173,23 @@ mod tests {
         let rows = [
             ("https://ok.example/a2a", "https://ok.example/a2a"),
             ("https://OK.example:443/a/../b", "https://ok.example/b"),
-            ("https://ok.example/h?sig=s3cr3t", "https://ok.example/h?[redacted]"),
+            (
+                "https://ok.example/h?sig=s3cr3t",
+                "https://ok.example/h?[redacted]",
+            ),
             ("https://ok.example/h?", "https://ok.example/h?[redacted]"),
             ("https://ok.example/h#", "https://ok.example/h#[redacted]"),
-            ("https://ok.example/h?a=1#f", "https://ok.example/h?[redacted]#[redacted]"),
+            (
+                "https://ok.example/h?a=1#f",
+                "https://ok.example/h?[redacted]#[redacted]",
+            ),
         ];
         for (raw, want) in rows {
-            assert_eq!(check_push_url(raw, &allowed()).as_deref(), Ok(want), "{raw}");
+            assert_eq!(
+                check_push_url(raw, &allowed()).as_deref(),
+                Ok(want),
+                "{raw}"
+            );
         }
     }
 

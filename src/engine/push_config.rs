@@ -79,13 +79,14 @@ impl<'s> World<'s> {
             self.unavailable(self.scenario.callers[c].sym, agent);
             return false;
         }
-        let (url, host) = match check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts) {
-            Ok(found) => found,
-            Err(why) => {
-                self.error(ErrorCode::HostNotAllowed, why, Some(task));
-                return false;
-            }
-        };
+        let (url, host) =
+            match check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts) {
+                Ok(found) => found,
+                Err(why) => {
+                    self.error(ErrorCode::HostNotAllowed, why, Some(task));
+                    return false;
+                }
+            };
         if push.token.is_empty() {
             self.error(
                 ErrorCode::MissingToken,

@@ -264,8 +264,7 @@ impl<'s> World<'s> {
         if self.faults.entries.is_empty() {
             return 0;
         }
-        self.faults
-            .slow_extra(self.tasks[task].agent, self.clock())
+        self.faults.slow_extra(self.tasks[task].agent, self.clock())
     }
 
     /// Runs activities in `(ready_at, seq)` order until `done` holds or nothing is left.

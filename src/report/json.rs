@@ -81,7 +81,10 @@ impl Serialize for Report<'_, '_> {
         m.serialize_entry("pushes", &Seq(w.pushes.iter().map(|p| PushJson(w, p))))?;
         if w.faults.deliveries().is_some() {
             let list = w.deliveries_by_tick();
-            m.serialize_entry("deliveries", &Seq(list.into_iter().map(|d| DeliveryJson(w, d))))?;
+            m.serialize_entry(
+                "deliveries",
+                &Seq(list.into_iter().map(|d| DeliveryJson(w, d))),
+            )?;
         }
         m.serialize_entry("errors", &Seq(w.errors.iter().map(ErrorJson)))?;
         m.end()

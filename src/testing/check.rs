@@ -33,7 +33,10 @@ pub fn check(scenario: &Scenario, faults: &Faults) -> Option<Violation> {
     }
     for token in tokens(scenario) {
         if report.windows(token.len()).any(|w| w == token.as_bytes()) {
-            return Some(invariant("no_token", "the report shows a push token".into()));
+            return Some(invariant(
+                "no_token",
+                "the report shows a push token".into(),
+            ));
         }
     }
     let again = catch_unwind(AssertUnwindSafe(|| render(scenario, faults).0));
@@ -81,7 +84,11 @@ pub fn invariants(w: &World) -> Option<Violation> {
     }
     for (i, t) in w.tasks.iter().enumerate() {
         if !t.state.is_terminal() && !t.state.is_pause() {
-            let msg = format!("{} is {} at quiescence: blocked forever", task_id(i), t.state);
+            let msg = format!(
+                "{} is {} at quiescence: blocked forever",
+                task_id(i),
+                t.state
+            );
             return Some(invariant("quiescence", msg));
         }
     }
@@ -97,7 +104,10 @@ pub fn invariants(w: &World) -> Option<Violation> {
         .collect();
     open.sort();
     if let Some((t, n)) = open.first() {
-        let msg = format!("notification {}/{n} was neither delivered nor dead-lettered", task_id(*t));
+        let msg = format!(
+            "notification {}/{n} was neither delivered nor dead-lettered",
+            task_id(*t)
+        );
         return Some(invariant("deliveries", msg));
     }
     None

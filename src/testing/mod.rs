@@ -4,9 +4,9 @@
 pub mod check;
 pub mod command;
 pub mod expect;
+pub mod explore;
 pub mod golden;
 pub mod junit;
 pub mod partition;
 pub mod schedule;
 pub mod shrink;
-pub mod explore;

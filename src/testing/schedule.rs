@@ -80,7 +80,14 @@ impl Inputs {
     pub fn draw(&self, seed: u64, run: u64) -> Vec<Fault> {
         let mut rng = SplitMix64(seed ^ run.wrapping_mul(0xD1B5_4A32_D192_ED03));
         let usable: Vec<usize> = (0..5)
-            .filter(|&k| self.kinds[k] && if k < 3 { self.agents > 0 } else { !self.hosts.is_empty() })
+            .filter(|&k| {
+                self.kinds[k]
+                    && if k < 3 {
+                        self.agents > 0
+                    } else {
+                        !self.hosts.is_empty()
+                    }
+            })
             .collect();
         if usable.is_empty() {
             return Vec::new();
@@ -93,7 +100,9 @@ impl Inputs {
             let target = if kind < 3 {
                 FaultTarget::Agent(rng.below(self.agents as u64) as usize)
             } else {
-                FaultTarget::PushHost(self.hosts[rng.below(self.hosts.len() as u64) as usize].clone())
+                FaultTarget::PushHost(
+                    self.hosts[rng.below(self.hosts.len() as u64) as usize].clone(),
+                )
             };
             let mut window = || {
                 let (a, b) = (rng.below(w), rng.below(w));
@@ -136,7 +145,10 @@ pub fn parse_kinds(s: &str) -> Result<[bool; 5], String> {
         match KINDS.iter().position(|k| *k == word) {
             Some(i) => kinds[i] = true,
             None => {
-                let msg = format!("unknown fault kind `{word}`; the kinds are {}", KINDS.join(", "));
+                let msg = format!(
+                    "unknown fault kind `{word}`; the kinds are {}",
+                    KINDS.join(", ")
+                );
                 return Err(crate::error::with_hint(msg, word, KINDS));
             }
         }
@@ -147,7 +159,8 @@ pub fn parse_kinds(s: &str) -> Result<[bool; 5], String> {
 /// A name as a YAML flow scalar: plain when safe, else double-quoted (JSON quoting is valid YAML).
 fn scalar(s: &str) -> String {
     let plain = !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         && s.starts_with(|c: char| c.is_ascii_alphabetic());
     if plain {
         s.to_string()

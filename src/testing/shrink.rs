@@ -62,22 +62,42 @@ fn narrower(f: &Fault) -> Vec<Fault> {
         kind,
     };
     match &f.kind {
-        FaultKind::Unavailable(w) => windows(w).into_iter().map(|w| with(FaultKind::Unavailable(w))).collect(),
-        FaultKind::Down(w) => windows(w).into_iter().map(|w| with(FaultKind::Down(w))).collect(),
+        FaultKind::Unavailable(w) => windows(w)
+            .into_iter()
+            .map(|w| with(FaultKind::Unavailable(w)))
+            .collect(),
+        FaultKind::Down(w) => windows(w)
+            .into_iter()
+            .map(|w| with(FaultKind::Down(w)))
+            .collect(),
         FaultKind::Slow { window, extra } => {
             let mut out: Vec<Fault> = windows(window)
                 .into_iter()
-                .map(|w| with(FaultKind::Slow { window: w, extra: *extra }))
+                .map(|w| {
+                    with(FaultKind::Slow {
+                        window: w,
+                        extra: *extra,
+                    })
+                })
                 .collect();
             if *extra > 1 {
-                out.push(with(FaultKind::Slow { window: *window, extra: 1 }));
+                out.push(with(FaultKind::Slow {
+                    window: *window,
+                    extra: 1,
+                }));
             }
             out
         }
         FaultKind::Crash { at, restart } => match restart {
-            None => vec![with(FaultKind::Crash { at: *at, restart: Some(at.saturating_add(1)) })],
+            None => vec![with(FaultKind::Crash {
+                at: *at,
+                restart: Some(at.saturating_add(1)),
+            })],
             Some(r) if *r > at + 1 => {
-                vec![with(FaultKind::Crash { at: *at, restart: Some(at + 1) })]
+                vec![with(FaultKind::Crash {
+                    at: *at,
+                    restart: Some(at + 1),
+                })]
             }
             Some(_) => Vec::new(),
         },
@@ -88,7 +108,10 @@ fn narrower(f: &Fault) -> Vec<Fault> {
 /// Narrower windows: one tick at either end, then either half.
 fn windows(w: &Window) -> Vec<Window> {
     let Some(to) = w.to else {
-        return vec![Window { from: w.from, to: Some(w.from.saturating_add(1)) }];
+        return vec![Window {
+            from: w.from,
+            to: Some(w.from.saturating_add(1)),
+        }];
     };
     let width = to - w.from;
     if width <= 1 {
@@ -96,10 +119,22 @@ fn windows(w: &Window) -> Vec<Window> {
     }
     let mid = w.from + width / 2;
     let mut out = vec![
-        Window { from: w.from, to: Some(w.from + 1) },
-        Window { from: to - 1, to: Some(to) },
-        Window { from: w.from, to: Some(mid) },
-        Window { from: mid, to: Some(to) },
+        Window {
+            from: w.from,
+            to: Some(w.from + 1),
+        },
+        Window {
+            from: to - 1,
+            to: Some(to),
+        },
+        Window {
+            from: w.from,
+            to: Some(mid),
+        },
+        Window {
+            from: mid,
+            to: Some(to),
+        },
     ];
     out.dedup();
     out

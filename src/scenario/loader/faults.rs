@@ -58,7 +58,13 @@ impl Loader<'_> {
         }
     }
 
-    fn fault(&mut self, at: Vec<Seg>, f: FaultFile, policy: &Policy, names: &Names) -> Option<Fault> {
+    fn fault(
+        &mut self,
+        at: Vec<Seg>,
+        f: FaultFile,
+        policy: &Policy,
+        names: &Names,
+    ) -> Option<Fault> {
         let kinds: Vec<&str> = [
             ("unavailable", f.unavailable.is_some()),
             ("slow", f.slow.is_some()),
@@ -100,7 +106,10 @@ impl Loader<'_> {
                 FaultTarget::Agent(_) => "an agent takes `unavailable`, `slow` or `crash`",
                 FaultTarget::PushHost(_) => "a push host takes `down` or `duplicate`",
             };
-            self.problem(child(&at, kind), format!("`{kind}` is not a fault of this target: {hint}"));
+            self.problem(
+                child(&at, kind),
+                format!("`{kind}` is not a fault of this target: {hint}"),
+            );
             return None;
         }
         let here = child(&at, kind);
@@ -110,7 +119,13 @@ impl Loader<'_> {
             "slow" => {
                 let s = f.slow?;
                 let extra = self.tick(child(&here, "extra"), "`extra`", s.extra);
-                let window = self.window(&here, WindowFile { from: s.from, to: s.to });
+                let window = self.window(
+                    &here,
+                    WindowFile {
+                        from: s.from,
+                        to: s.to,
+                    },
+                );
                 FaultKind::Slow {
                     window: window?,
                     extra: extra?,
@@ -196,7 +211,9 @@ impl Loader<'_> {
                 HostPattern::AnySubdomainOf(_) => None,
             });
             let msg = with_hint(
-                format!("push host `{normal}` is not admitted by policy.push_allowed_hosts, so no push can reach it"),
+                format!(
+                    "push host `{normal}` is not admitted by policy.push_allowed_hosts, so no push can reach it"
+                ),
                 &normal,
                 exact,
             );
