@@ -4,6 +4,8 @@
 
 #[path = "faults_explore.rs"]
 mod explore;
+#[path = "faults_fuzz.rs"]
+mod fuzz;
 
 use a2a_sim::engine::world;
 use serde_json::Value;
