@@ -41,7 +41,12 @@ faults:
 
 fn fault() -> impl Strategy<Value = String> {
     let tick = prop_oneof![0i64..40, Just(-1i64), Just(i64::MAX)];
-    let agent = prop_oneof![Just("payments"), Just("screener"), Just("kyc"), Just("nobody")];
+    let agent = prop_oneof![
+        Just("payments"),
+        Just("screener"),
+        Just("kyc"),
+        Just("nobody")
+    ];
     (0..6usize, agent, tick.clone(), tick.clone(), tick).prop_map(|(k, a, x, y, z)| match k {
         0 => format!("  - {{agent: {a}, unavailable: {{from: {x}, to: {y}}}}}"),
         1 => format!("  - {{agent: {a}, slow: {{extra: {z}, from: {x}}}}}"),
