@@ -398,25 +398,23 @@ fn if_makes_an_entry_hold_vacuously_and_goes_with_task_entries_only() {
 #[test]
 fn a_fan_out_member_is_judged_at_the_clock_the_fan_out_reaches_it() {
     // The first child's creation moves the clock to 3; the second is judged at 3.
-    let y = format!(
-        r#"
+    let y = r#"
 agents:
-  - {{name: lead, tenant: acme, clearance: confidential, skills: [{{id: l, tags: [l]}}], handler: [working, fan_out: {{to: [a, b], text: Go, as: g, on_error: continue}}, completed]}}
-  - {{name: a, tenant: acme, clearance: confidential, skills: [{{id: a, tags: [a]}}], handler: [working, completed]}}
-  - {{name: b, tenant: acme, clearance: confidential, skills: [{{id: b, tags: [b]}}], handler: [working, completed]}}
+  - {name: lead, tenant: acme, clearance: confidential, skills: [{id: l, tags: [l]}], handler: [working, fan_out: {to: [a, b], text: Go, as: g, on_error: continue}, completed]}
+  - {name: a, tenant: acme, clearance: confidential, skills: [{id: a, tags: [a]}], handler: [working, completed]}
+  - {name: b, tenant: acme, clearance: confidential, skills: [{id: b, tags: [b]}], handler: [working, completed]}
 callers:
-  - {{id: orchestrator, tenant: acme, classification: internal}}
+  - {id: orchestrator, tenant: acme, classification: internal}
 steps:
-  - send: {{caller: orchestrator, to: lead, text: Go, as: go}}
+  - send: {caller: orchestrator, to: lead, text: Go, as: go}
 expect:
-  - {{task: go/g/2, outcome: unavailable}}
-  - {{task: go/g/1, outcome: completed}}
+  - {task: go/g/2, outcome: unavailable}
+  - {task: go/g/1, outcome: completed}
 faults:
-  - {{agent: b, unavailable: {{from: 3, to: 4}}}}
-  - {{agent: a, unavailable: {{from: 0, to: 2}}}}
-"#
-    );
-    let s = load(&y);
+  - {agent: b, unavailable: {from: 3, to: 4}}
+  - {agent: a, unavailable: {from: 0, to: 2}}
+"#;
+    let s = load(y);
     let w = world::run(&s);
     assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
     assert_eq!(error_codes(&w), ["agent_unavailable"]);
