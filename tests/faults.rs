@@ -419,3 +419,42 @@ faults:
     assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
     assert_eq!(error_codes(&w), ["agent_unavailable"]);
 }
+
+#[test]
+fn slow_never_delays_timers_or_driver_waits() {
+    let y = r#"
+agents:
+  - name: payments
+    tenant: acme
+    clearance: confidential
+    skills: [{id: pay, tags: [payments]}]
+    handler: [working, {delegate: {to: screener, text: Screen, as: screen, timeout: 3, on_error: continue}}, completed]
+  - name: screener
+    tenant: acme
+    clearance: confidential
+    skills: [{id: screen, tags: [sanctions]}]
+    handler: [working, completed]
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - wait: 2
+  - send: {caller: orchestrator, to: payments, text: Pay, as: pay}
+expect:
+  - {task: pay/screen, outcome: timeout}
+faults:
+  - {agent: screener, slow: {extra: 10}}
+"#;
+    let s = load(y);
+    let w = world::run(&s);
+    assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
+    // The driver's wait ends at 2; the screener's child, submitted at 5, times out at 8.
+    let r = report_value(y);
+    assert_eq!(r["steps"][0]["result"]["tick"], 2);
+    let child = &w.tasks[1];
+    assert_eq!(child.history[0].tick, 5);
+    assert_eq!(
+        child.history.last().unwrap().tick,
+        9,
+        "canceled by the timer due at 8"
+    );
+}
