@@ -76,6 +76,28 @@ enum Command {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// Run scenarios under fault schedules drawn from a seed; shrink each violation to a minimal
+    /// `faults:` block.
+    Explore {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Runs per file, numbered 1..N.
+        #[arg(long, default_value_t = 100)]
+        runs: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Kinds to draw, a comma list (default: all five).
+        #[arg(long, value_parser = crate::testing::schedule::parse_kinds)]
+        faults: Option<[bool; 5]>,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Run only runs M, M+N, M+2N, …: slice:M/N (1-based).
+        #[arg(long, value_parser = parse_slice)]
+        partition: Option<(u64, u64)>,
+        #[arg(long, value_enum, default_value_t = ExploreFormat::Human)]
+        format: ExploreFormat,
+    },
     /// Print the JSON Schema of scenario files (for editors).
     Schema,
     /// Print an agent's A2A AgentCard.
@@ -102,6 +124,22 @@ enum Command {
         /// The input file; `-` or nothing for stdin.
         file: Option<PathBuf>,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExploreFormat {
+    /// Each violation and its minimal `faults:` block, then `N runs, N violations`.
+    Human,
+    /// One JSON object a line per violation, then {"runs", "violations"}.
+    Json,
+}
+
+/// `slice:M/N`, the only partition `explore` takes (runs have no paths to hash).
+fn parse_slice(s: &str) -> Result<(u64, u64), String> {
+    match Partition::parse(s)? {
+        Partition::Slice { m, n } => Ok((m, n)),
+        Partition::Hash { .. } => Err(format!("`{s}`: explore partitions runs by slice:M/N only")),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -208,6 +246,26 @@ pub fn main() -> i32 {
             junit.as_deref(),
             jobs.unwrap_or_else(corpus::default_jobs),
         ),
+        Command::Explore {
+            files,
+            runs,
+            seed,
+            faults,
+            jobs,
+            partition,
+            format,
+        } => {
+            let opts = crate::testing::explore::Options {
+                runs,
+                seed,
+                kinds: faults.unwrap_or([true; 5]),
+                jobs: jobs.unwrap_or_else(corpus::default_jobs),
+                slice: partition,
+                json: format == ExploreFormat::Json,
+            };
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            crate::testing::explore::command(&files, &opts, &mut out)
+        }
         Command::Schema => finish(
             report_json::write_pretty(
                 &crate::scenario::schema::scenario_schema(),

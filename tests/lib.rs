@@ -5,6 +5,7 @@ mod behaviour;
 mod cli;
 mod common;
 mod engine;
+mod faults;
 mod goldens;
 mod invariants;
 mod loading;

@@ -25,10 +25,12 @@ pub enum Outcome {
     Denied,
     NoCandidate,
     Timeout,
+    /// The callee refused the request before seeing it (a fault).
+    Unavailable,
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 9] = [
+    pub const ALL: [Outcome; 10] = [
         Outcome::Completed,
         Outcome::Failed,
         Outcome::Canceled,
@@ -38,6 +40,7 @@ impl Outcome {
         Outcome::Denied,
         Outcome::NoCandidate,
         Outcome::Timeout,
+        Outcome::Unavailable,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -51,6 +54,7 @@ impl Outcome {
             Outcome::Denied => "denied",
             Outcome::NoCandidate => "no_candidate",
             Outcome::Timeout => "timeout",
+            Outcome::Unavailable => "unavailable",
         }
     }
 
@@ -78,7 +82,10 @@ impl Outcome {
 
     /// Outcomes a `retry` tries again.
     pub fn is_retried(self) -> bool {
-        matches!(self, Outcome::Failed | Outcome::Timeout)
+        matches!(
+            self,
+            Outcome::Failed | Outcome::Timeout | Outcome::Unavailable
+        )
     }
 }
 
@@ -115,6 +122,8 @@ pub struct Member {
     pub outcome: Option<Outcome>,
     /// Index into the world's denials, when admission refused it.
     pub denial: Option<usize>,
+    /// The agent asked, once discovery found one.
+    pub callee: Option<AgentIx>,
 }
 
 #[derive(Debug)]
@@ -325,11 +334,22 @@ impl<'s> World<'s> {
                             task: None,
                             outcome: Some(Outcome::NoCandidate),
                             denial: None,
+                            callee: None,
                         };
                     }
                 }
             }
         };
+        // An unavailable agent is refused before admission: no denial, no task, no tick.
+        if self.faults.unavailable(callee, self.clock()) {
+            self.unavailable(ctx.agent_id, callee);
+            return Member {
+                task: None,
+                outcome: Some(Outcome::Unavailable),
+                denial: None,
+                callee: Some(callee),
+            };
+        }
         let denials = check_delegation(
             &ctx,
             &self.scenario.agents[callee],
@@ -342,6 +362,7 @@ impl<'s> World<'s> {
                 task: None,
                 outcome: Some(Outcome::Denied),
                 denial: Some(self.denials.len() - 1),
+                callee: Some(callee),
             };
         }
         let owner = Owner {
@@ -365,6 +386,7 @@ impl<'s> World<'s> {
             task: Some(child),
             outcome: None,
             denial: None,
+            callee: Some(callee),
         }
     }
 

@@ -44,7 +44,7 @@ impl<'s> World<'s> {
                 push,
             } => self.driver_set_push_config(*caller, task, *agent, push),
             Step::Cancel { caller, task } => self.cancel(*caller, task),
-            Step::Get { caller, task } => match self.visible_task(*caller, task) {
+            Step::Get { caller, task } => match self.available_task(*caller, task) {
                 Some(t) => StepResult::Task {
                     task: t,
                     state: self.tasks[t].state,
@@ -76,6 +76,18 @@ impl<'s> World<'s> {
             self.report_not_found(task);
         }
         found
+    }
+
+    /// [`visible_task`](Self::visible_task), then the fault check: a task the caller may not see
+    /// gives `task_not_found` first, so a fault never reveals that a task exists.
+    fn available_task(&mut self, caller: CallerIx, task: &TaskRef) -> Option<TaskIx> {
+        let ix = self.visible_task(caller, task)?;
+        let agent = self.tasks[ix].agent;
+        if self.is_unavailable(agent) {
+            self.unavailable(self.scenario.callers[caller].sym, agent);
+            return None;
+        }
+        Some(ix)
     }
 
     pub(crate) fn report_not_found(&mut self, task: &TaskRef) {
@@ -123,6 +135,10 @@ impl<'s> World<'s> {
         let Some(callee) = self.resolve_target(&ctx, &send.to) else {
             return StepResult::Nothing;
         };
+        if self.is_unavailable(callee) {
+            self.unavailable(ctx.agent_id, callee);
+            return StepResult::Nothing;
+        }
         let denials = check_delegation(
             &ctx,
             &self.scenario.agents[callee],
@@ -215,7 +231,7 @@ impl<'s> World<'s> {
     }
 
     fn reply(&mut self, caller: CallerIx, task: &TaskRef, message: &'s MessageSpec) -> StepResult {
-        let Some(ix) = self.visible_task(caller, task) else {
+        let Some(ix) = self.available_task(caller, task) else {
             return StepResult::Nothing;
         };
         let state = self.tasks[ix].state;
@@ -247,7 +263,7 @@ impl<'s> World<'s> {
     }
 
     fn cancel(&mut self, caller: CallerIx, task: &TaskRef) -> StepResult {
-        let Some(ix) = self.visible_task(caller, task) else {
+        let Some(ix) = self.available_task(caller, task) else {
             return StepResult::Nothing;
         };
         match self.set_status(ix, TaskState::Canceled, None) {

@@ -80,8 +80,13 @@ impl HostPattern {
     }
 }
 
-/// Why a push URL is refused (`host_not_allowed`), or the URL as the parser serialises it.
+/// Why a push URL is refused (`host_not_allowed`), or the URL as it is recorded.
 pub fn check_push_url(raw: &str, allowed: &[HostPattern]) -> Result<String, String> {
+    check_push_url_host(raw, allowed).map(|(url, _)| url)
+}
+
+/// [`check_push_url`] and the host, as the parser normalised it.
+pub fn check_push_url_host(raw: &str, allowed: &[HostPattern]) -> Result<(String, String), String> {
     let url = Url::parse(raw).map_err(|e| format!("push URL does not parse ({e})"))?;
     if url.scheme() != "https" {
         return Err(format!(
@@ -104,7 +109,24 @@ pub fn check_push_url(raw: &str, allowed: &[HostPattern]) -> Result<String, Stri
             "push host `{host}` is not on policy.push_allowed_hosts"
         ));
     }
-    Ok(url.to_string())
+    Ok((recorded_url(&url), host))
+}
+
+/// The URL as every output records it (semantics.md §6): the parser's serialisation with the query
+/// and fragment, when present (even empty), shown as `?[redacted]` / `#[redacted]`.
+pub fn recorded_url(url: &Url) -> String {
+    let (query, fragment) = (url.query().is_some(), url.fragment().is_some());
+    let mut bare = url.clone();
+    bare.set_query(None);
+    bare.set_fragment(None);
+    let mut out = bare.to_string();
+    if query {
+        out.push_str("?[redacted]");
+    }
+    if fragment {
+        out.push_str("#[redacted]");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -143,6 +165,31 @@ mod tests {
         ];
         for (url, ok) in rows {
             assert_eq!(check_push_url(url, &allowed()).is_ok(), ok, "{url}");
+        }
+    }
+
+    #[test]
+    fn queries_and_fragments_are_redacted() {
+        let rows = [
+            ("https://ok.example/a2a", "https://ok.example/a2a"),
+            ("https://OK.example:443/a/../b", "https://ok.example/b"),
+            (
+                "https://ok.example/h?sig=s3cr3t",
+                "https://ok.example/h?[redacted]",
+            ),
+            ("https://ok.example/h?", "https://ok.example/h?[redacted]"),
+            ("https://ok.example/h#", "https://ok.example/h#[redacted]"),
+            (
+                "https://ok.example/h?a=1#f",
+                "https://ok.example/h?[redacted]#[redacted]",
+            ),
+        ];
+        for (raw, want) in rows {
+            assert_eq!(
+                check_push_url(raw, &allowed()).as_deref(),
+                Ok(want),
+                "{raw}"
+            );
         }
     }
 

@@ -1,6 +1,6 @@
 //! Push configs: the four refusals in their order, and the one config a task may hold.
 
-use crate::engine::push::check_push_url;
+use crate::engine::push::check_push_url_host;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::task::*;
@@ -20,7 +20,7 @@ impl<'s> World<'s> {
             self.report_not_found(task);
             return StepResult::Nothing;
         };
-        if !self.set_push_config(agent, visible, Some(task), push) {
+        if !self.set_push_config_checked(agent, visible, Some(task), push, Some(caller)) {
             return StepResult::Nothing;
         }
         let ix = visible.unwrap_or_default();
@@ -31,14 +31,27 @@ impl<'s> World<'s> {
         }
     }
 
-    /// The four refusals, in order, first failure wins: capability first, so an agent without push
-    /// never reveals whether a task id exists.
+    /// A send's own push config: part of the send, judged with it.
     pub(crate) fn set_push_config(
         &mut self,
         agent: AgentIx,
         visible: Option<TaskIx>,
         named: Option<&TaskRef>,
         push: &'s PushSpec,
+    ) -> bool {
+        self.set_push_config_checked(agent, visible, named, push, None)
+    }
+
+    /// The refusals, in order, first failure wins: capability first, so an agent without push
+    /// never reveals whether a task id exists; an unavailable agent (a driver request, `caller`)
+    /// after the task is found, so a fault never reveals that a task exists.
+    fn set_push_config_checked(
+        &mut self,
+        agent: AgentIx,
+        visible: Option<TaskIx>,
+        named: Option<&TaskRef>,
+        push: &'s PushSpec,
+        caller: Option<CallerIx>,
     ) -> bool {
         let card = &self.scenario.agents[agent];
         if !card.card.push_notifications {
@@ -60,13 +73,20 @@ impl<'s> World<'s> {
             self.error(ErrorCode::TaskNotFound, detail, None);
             return false;
         };
-        let url = match check_push_url(&push.url, &self.scenario.policy.push_allowed_hosts) {
-            Ok(url) => url,
-            Err(why) => {
-                self.error(ErrorCode::HostNotAllowed, why, Some(task));
-                return false;
-            }
-        };
+        if let Some(c) = caller
+            && self.is_unavailable(agent)
+        {
+            self.unavailable(self.scenario.callers[c].sym, agent);
+            return false;
+        }
+        let (url, host) =
+            match check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts) {
+                Ok(found) => found,
+                Err(why) => {
+                    self.error(ErrorCode::HostNotAllowed, why, Some(task));
+                    return false;
+                }
+            };
         if push.token.is_empty() {
             self.error(
                 ErrorCode::MissingToken,
@@ -76,6 +96,7 @@ impl<'s> World<'s> {
             return false;
         }
         self.push_urls.push(url);
+        self.push_hosts.push(host);
         // At most one config per task: a new one replaces the old. On a terminal task it is
         // accepted and never fires, since nothing changes state any more.
         self.tasks[task].push = Some(PushConfig {

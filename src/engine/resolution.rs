@@ -51,6 +51,13 @@ impl<'s> World<'s> {
                 agents[self.tasks[c].agent].name(),
                 task_id(c)
             ),
+            (Outcome::Unavailable, None) => format!(
+                "delegation to `{}` failed: the agent is unavailable",
+                d.members
+                    .first()
+                    .and_then(|m| m.callee)
+                    .map_or("?", |a| agents[a].name())
+            ),
             (Outcome::NoCandidate, None) => {
                 "delegation failed: no agent matches the tags".to_string()
             }

@@ -35,8 +35,12 @@ pub struct Scenario {
     /// The 1-based step that defines each alias.
     pub alias_steps: Vec<usize>,
     pub expectations: Vec<Expectation>,
+    /// Which expectations are `always: true`, parallel to `expectations`.
+    pub always: Vec<bool>,
     /// `golden: false`: `test` checks the expectations alone, with no golden file.
     pub golden: bool,
+    /// The file's `faults` and `policy.push_delivery`.
+    pub faults: crate::engine::faults::Faults,
     /// The agents' discovery facts, flat, for fast ranking.
     pub directory: crate::engine::discovery::Directory,
     pub symbols: Symbols,
@@ -84,6 +88,8 @@ pub enum PathHop {
 #[derive(Debug)]
 pub struct TaskExpectation {
     pub path: TaskPath,
+    /// `if`: the entry holds vacuously unless this one does.
+    pub given: Option<Box<TaskExpectation>>,
     /// Any of these states.
     pub state: Option<Vec<TaskState>>,
     pub delegation_chain: Option<Vec<String>>,

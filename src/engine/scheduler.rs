@@ -21,6 +21,8 @@ pub enum Activity {
     },
     /// A driver `wait: N` ending.
     DriverWait,
+    /// A `crash` fault, by its index among the run's faults.
+    Crash(usize),
 }
 
 /// One queued activity. Ordered by `(ready_at, seq)` alone: `seq` is unique.

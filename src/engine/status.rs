@@ -164,12 +164,14 @@ impl<'s> World<'s> {
         });
         let entry = t.history.len() - 1;
         if let Some(push) = &t.push {
+            let url = push.url;
             self.pushes.push(Push {
                 tick,
                 task,
-                url: push.url,
+                url,
                 state,
             });
+            self.deliver_notification(task, url, tick, state);
         }
         self.event(task, EventKind::Status(entry));
         if state.is_terminal() || state.is_pause() {

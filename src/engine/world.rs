@@ -7,6 +7,8 @@
 use crate::engine::admission::CallerContext;
 use crate::engine::chain::{ChainRef, Chains};
 use crate::engine::delegation::{Delegation, Pending};
+use crate::engine::delivery::Delivery;
+use crate::engine::faults::Faults;
 use crate::engine::program::{Op, compile};
 use crate::engine::record::*;
 use crate::engine::scenario::*;
@@ -27,6 +29,8 @@ pub struct Ids {
 #[derive(Debug)]
 pub struct World<'s> {
     pub scenario: &'s Scenario,
+    /// The faults this run consults: the file's own, or a schedule `explore` drew.
+    pub faults: &'s Faults,
     pub ids: Ids,
     pub tasks: Vec<Task<'s>>,
     pub chains: Chains,
@@ -35,6 +39,11 @@ pub struct World<'s> {
     pub errors: Vec<ErrorRecord>,
     pub pushes: Vec<Push>,
     pub push_urls: Vec<String>,
+    /// The host of each of `push_urls`, as the parser normalised it.
+    pub push_hosts: Vec<String>,
+    /// Webhook delivery attempts, in the order the status changes happened (the report sorts them
+    /// by tick).
+    pub deliveries: Vec<Delivery>,
     pub calls: Vec<Call>,
     pub events: Vec<Event>,
     /// The task each alias's send created, if any.
@@ -95,7 +104,12 @@ pub(crate) enum Next {
 
 /// Runs every step of the scenario, then the scheduler to quiescence.
 pub fn run(scenario: &Scenario) -> World<'_> {
-    let mut world = World::new(scenario);
+    run_with(scenario, &scenario.faults)
+}
+
+/// [`run`] under another fault schedule than the file's own.
+pub fn run_with<'s>(scenario: &'s Scenario, faults: &'s Faults) -> World<'s> {
+    let mut world = World::with_faults(scenario, faults);
     for (i, step) in scenario.steps.iter().enumerate() {
         world.step = i + 1;
         world.run_step(step);
@@ -106,6 +120,10 @@ pub fn run(scenario: &Scenario) -> World<'_> {
 
 impl<'s> World<'s> {
     pub fn new(scenario: &'s Scenario) -> Self {
+        World::with_faults(scenario, &scenario.faults)
+    }
+
+    pub fn with_faults(scenario: &'s Scenario, faults: &'s Faults) -> Self {
         let mut chains = Chains::default();
         let mut caller_chains = Vec::with_capacity(scenario.callers.len());
         let mut caller_upstream = Vec::with_capacity(scenario.callers.len());
@@ -121,8 +139,14 @@ impl<'s> World<'s> {
             .iter()
             .filter(|s| matches!(s, Step::Send(_)))
             .count();
+        // Crashes are queued first, in fault order, so each runs before anything else due at its tick.
+        let mut scheduler = Scheduler::default();
+        for (i, _, at) in faults.crashes() {
+            scheduler.push(at, Activity::Crash(i));
+        }
         World {
             scenario,
+            faults,
             ids: Ids::default(),
             tasks: Vec::with_capacity(sends),
             chains,
@@ -131,12 +155,14 @@ impl<'s> World<'s> {
             errors: Vec::new(),
             pushes: Vec::new(),
             push_urls: Vec::new(),
+            push_hosts: Vec::new(),
+            deliveries: Vec::new(),
             calls: Vec::with_capacity(sends),
             events: Vec::with_capacity(sends * 5),
             alias_tasks: vec![None; scenario.aliases.len()],
             delegations: Vec::new(),
             runs: Vec::with_capacity(sends),
-            scheduler: Scheduler::default(),
+            scheduler,
             step: 0,
             programs: scenario
                 .agents
@@ -217,13 +243,28 @@ impl<'s> World<'s> {
         self.scenario.agents[self.tasks[task].agent].name()
     }
 
-    /// Queues a turn of `task` at `at`, unless one is queued already.
+    /// Queues a turn of `task` at `at`, unless one is queued already. A continuation due now on a
+    /// `slow` agent waits the window's extra ticks.
     pub(crate) fn wake(&mut self, task: TaskIx, at: u64) {
+        let clock = self.clock();
+        let at = if at <= clock {
+            clock.saturating_add(self.slow_extra(task))
+        } else {
+            at
+        };
         let run = &mut self.runs[task];
         if !run.queued && !self.tasks[task].state.is_terminal() {
             run.queued = true;
             self.scheduler.push(at, Activity::Turn(task));
         }
+    }
+
+    /// The extra ticks a continuation of `task` queued now would wait.
+    fn slow_extra(&self, task: TaskIx) -> u64 {
+        if self.faults.entries.is_empty() {
+            return 0;
+        }
+        self.faults.slow_extra(self.tasks[task].agent, self.clock())
     }
 
     /// Runs activities in `(ready_at, seq)` order until `done` holds or nothing is left.
@@ -248,6 +289,7 @@ impl<'s> World<'s> {
                     attempt,
                 } => self.fire_timer(delegation, attempt),
                 Activity::DriverWait => self.driver_woken = true,
+                Activity::Crash(fault) => self.crash(fault),
             }
         }
     }
@@ -261,7 +303,11 @@ impl<'s> World<'s> {
                 Next::At(at) => return self.wake(task, at),
                 Next::Again => {
                     let clock = self.clock();
-                    if self.runs[task].queued || done(self) || self.scheduler.has_due(clock) {
+                    if self.runs[task].queued
+                        || done(self)
+                        || self.scheduler.has_due(clock)
+                        || self.slow_extra(task) > 0
+                    {
                         return self.wake(task, clock);
                     }
                     self.scheduler.skip();
@@ -277,7 +323,7 @@ impl<'s> World<'s> {
                 delegation,
                 attempt,
             } => self.delegations[delegation].timer_is_live(attempt),
-            Activity::DriverWait => true,
+            Activity::DriverWait | Activity::Crash(_) => true,
         }
     }
 

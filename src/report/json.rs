@@ -79,6 +79,13 @@ impl Serialize for Report<'_, '_> {
         )?;
         m.serialize_entry("denials", &Seq(w.denials.iter().map(|d| DenialJson(w, d))))?;
         m.serialize_entry("pushes", &Seq(w.pushes.iter().map(|p| PushJson(w, p))))?;
+        if w.faults.deliveries().is_some() {
+            let list = w.deliveries_by_tick();
+            m.serialize_entry(
+                "deliveries",
+                &Seq(list.into_iter().map(|d| DeliveryJson(w, d))),
+            )?;
+        }
         m.serialize_entry("errors", &Seq(w.errors.iter().map(ErrorJson)))?;
         m.end()
     }
@@ -344,6 +351,27 @@ impl Serialize for PushJson<'_, '_> {
         m.serialize_entry("url", &w.push_urls[p.url])?;
         m.serialize_entry("state", p.state.as_str())?;
         m.serialize_entry("token", REDACTED)?;
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct DeliveryJson<'a, 's>(&'a World<'s>, &'a crate::engine::delivery::Delivery);
+
+impl Serialize for DeliveryJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let DeliveryJson(w, d) = *self;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("tick", &d.tick)?;
+        m.serialize_entry(
+            "key",
+            &Collect(&format_args!("task-{}/{}", d.task + 1, d.position)),
+        )?;
+        m.serialize_entry("task", &Id("task-", d.task as u64 + 1))?;
+        m.serialize_entry("state", d.state.as_str())?;
+        m.serialize_entry("url", &w.push_urls[d.url])?;
+        m.serialize_entry("attempt", &d.attempt)?;
+        m.serialize_entry("outcome", d.outcome.as_str())?;
         m.end()
     }
 }

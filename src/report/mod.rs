@@ -2,6 +2,7 @@
 //! scenario's handlers, to say why a `when` went the way it did) only.
 
 pub mod condition;
+pub mod faults_table;
 pub mod handler_steps;
 pub mod json;
 pub mod pretty;

@@ -79,10 +79,11 @@ pub fn render(world: &World, layout: Layout) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "\ntask {} on {} ({}), caller {}, context {}",
+            "\ntask {} on {} ({}{}), caller {}, context {}",
             task_id(ix),
             s.agents[task.agent].name(),
             task.state,
+            if crashed(world, ix) { ", crashed" } else { "" },
             names.name(task.owner.id),
             task.context
         );
@@ -186,6 +187,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
         let _ = writeln!(out, "{t}");
     }
+    crate::report::faults_table::render(world, &mut out, |h| table(layout, h));
     if !world.errors.is_empty() {
         let _ = writeln!(out, "\nerrors");
         let mut t = table(layout, &["step", "code", "detail"]);
@@ -282,9 +284,27 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
                 .filter(|e| e.step == step)
                 .map(|e| e.code.as_str())
                 .collect();
-            format!("nothing done: {}", codes.join(", "))
+            let refused = if codes.contains(&"agent_unavailable") {
+                "refused (agent unavailable) - "
+            } else {
+                ""
+            };
+            format!("{refused}nothing done: {}", codes.join(", "))
         }
     }
+}
+
+/// Whether a crash failed this task (its last status message says so).
+fn crashed(world: &World, task: usize) -> bool {
+    if world.faults.entries.is_empty() {
+        return false;
+    }
+    let t = &world.tasks[task];
+    t.history
+        .last()
+        .and_then(|h| h.message)
+        .is_some_and(|m| t.messages[m].text == crate::engine::outage::CRASHED)
+        && t.state == crate::engine::lifecycle::TaskState::Failed
 }
 
 fn table(layout: Layout, header: &[&str]) -> Table {

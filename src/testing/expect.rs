@@ -138,6 +138,10 @@ fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
                 task: None,
                 outcome: Some(if denied {
                     Outcome::Denied
+                } else if world.errors.iter().any(|e| {
+                    e.step == step && e.code == crate::engine::record::ErrorCode::AgentUnavailable
+                }) {
+                    Outcome::Unavailable
                 } else {
                     Outcome::NoCandidate
                 }),
@@ -206,6 +210,12 @@ fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
 
 /// Every test of a `task:` expectation that does not hold, as messages.
 fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
+    // `if`: holds vacuously when the condition does not.
+    if let Some(given) = &te.given
+        && !task_expectation(world, given).is_empty()
+    {
+        return Vec::new();
+    }
     let s = world.scenario;
     let name = path_name(world, &te.path);
     let node = match resolve(world, &te.path) {

@@ -43,6 +43,11 @@ pub struct ExpectFile {
     pub pushes: Option<CountOrList>,
     /// The number of errors, or their codes in order.
     pub errors: Option<CountOrList>,
+    /// Must hold under every fault schedule `explore` draws (and on the file's own run).
+    pub always: Option<bool>,
+    /// With `task`: the entry holds vacuously unless this task entry holds.
+    #[serde(rename = "if")]
+    pub given: Option<Box<ExpectFile>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

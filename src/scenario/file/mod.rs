@@ -3,6 +3,7 @@
 
 mod cond;
 mod expect;
+mod faults;
 mod handler;
 mod step;
 mod strict;
@@ -17,6 +18,7 @@ use serde::de::{self, MapAccess, SeqAccess, Visitor};
 pub use crate::engine::scenario::DataMap;
 pub use cond::*;
 pub use expect::*;
+pub use faults::*;
 pub use handler::*;
 pub use step::*;
 pub use strict::{strict_data, strict_map, strict_value};
@@ -36,6 +38,8 @@ pub struct ScenarioFile {
     pub expect: Option<Vec<ExpectFile>>,
     /// `false`: `test` checks the `expect` entries alone, with no golden file (default true).
     pub golden: Option<bool>,
+    /// Faults injected into the run (`[]`: none).
+    pub faults: Option<Vec<FaultFile>>,
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -43,6 +47,8 @@ pub struct ScenarioFile {
 pub struct PolicyFile {
     pub max_depth: Option<i64>,
     pub push_allowed_hosts: Option<Vec<String>>,
+    /// Webhook delivery: retries with exponential backoff, then a dead letter.
+    pub push_delivery: Option<PushDeliveryFile>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

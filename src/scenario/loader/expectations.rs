@@ -21,15 +21,58 @@ enum Hop<'a> {
 }
 
 impl Loader<'_> {
+    /// An `expect` entry and whether it is `always: true`.
     pub(super) fn expectation(
         &mut self,
         i: usize,
+        mut e: ExpectFile,
+        names: &Names,
+        alias_steps: &[usize],
+        steps: &[Step],
+    ) -> Option<(Expectation, bool)> {
+        let at = at!["expect", i];
+        let always = e.always.take().unwrap_or(false);
+        let given = e.given.take();
+        let is_task = e.task.is_some();
+        let mut entry = self.expectation_at(at.clone(), e, names, alias_steps, steps);
+        if let Some(mut g) = given {
+            let here = child(&at, "if");
+            if !is_task {
+                self.problem(here, "`if` goes with `task` entries only");
+                return None;
+            }
+            if g.always.is_some() || g.given.is_some() {
+                let key = if g.always.is_some() { "always" } else { "if" };
+                self.problem(
+                    child(&here, key),
+                    format!("`{key}` goes on the entry itself, not inside its `if`"),
+                );
+                return None;
+            }
+            g.always = None;
+            if g.task.is_none() {
+                self.problem(here, "an `if` is a task entry: `{task: PATH, ...tests}`");
+                return None;
+            }
+            let cond = self.expectation_at(here, *g, names, alias_steps, steps);
+            match (&mut entry, cond) {
+                (Some(Expectation::Task(te)), Some(Expectation::Task(c))) => {
+                    te.given = Some(Box::new(c));
+                }
+                _ => return None,
+            }
+        }
+        entry.map(|e| (e, always))
+    }
+
+    fn expectation_at(
+        &mut self,
+        at: Vec<Seg>,
         e: ExpectFile,
         names: &Names,
         alias_steps: &[usize],
         steps: &[Step],
     ) -> Option<Expectation> {
-        let at = at!["expect", i];
         let kinds = [
             e.task.is_some(),
             e.denied.is_some(),
@@ -93,6 +136,7 @@ impl Loader<'_> {
             });
             return Some(Expectation::Task(TaskExpectation {
                 path: path?,
+                given: None,
                 state,
                 delegation_chain: e.delegation_chain,
                 history,

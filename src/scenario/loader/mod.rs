@@ -157,6 +157,7 @@ macro_rules! at {
 mod agents;
 mod conditions;
 mod expectations;
+mod faults;
 mod handlers;
 mod steps;
 
@@ -195,6 +196,7 @@ impl Loader<'_> {
 
     fn scenario(&mut self, file: ScenarioFile, default_name: String) -> Scenario {
         let levels = self.levels(file.classification_levels);
+        let delivery = self.push_delivery(file.policy.push_delivery.clone());
         let policy = self.policy(file.policy);
         let clock = self.clock(file.clock);
         let names = Names::new(&levels);
@@ -257,11 +259,12 @@ impl Loader<'_> {
                 "`golden: false` means `test` checks the `expect` entries alone, so it needs at least one `expect` entry",
             );
         }
-        let expectations = expect
+        let (expectations, always) = expect
             .into_iter()
             .enumerate()
             .filter_map(|(i, e)| self.expectation(i, e, &names, &alias_steps, &steps))
-            .collect();
+            .unzip();
+        let faults = self.faults(file.faults, delivery, &policy, &names);
 
         Scenario {
             directory: crate::engine::discovery::Directory::new(&agents),
@@ -275,7 +278,9 @@ impl Loader<'_> {
             aliases,
             alias_steps,
             expectations,
+            always,
             golden,
+            faults,
             symbols: std::mem::take(&mut self.symbols),
         }
     }

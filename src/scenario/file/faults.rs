@@ -1,0 +1,55 @@
+//! `faults:` entries and `policy.push_delivery`, as written (faults.md §1).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// One fault: exactly one target (`agent` or `push_host`) and one kind of that target.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FaultFile {
+    /// An agent of the file: takes `unavailable`, `slow` or `crash`.
+    pub agent: Option<String>,
+    /// A push host name the allow-list admits: takes `down` or `duplicate`.
+    pub push_host: Option<String>,
+    /// Requests to the agent fail inside the window.
+    pub unavailable: Option<WindowFile>,
+    /// The agent's continuations wait `extra` ticks inside the window.
+    pub slow: Option<SlowFile>,
+    /// The agent's tasks fail at `at`; it is unavailable until `restart` (or forever).
+    pub crash: Option<CrashFile>,
+    /// Delivery attempts to the host fail inside the window.
+    pub down: Option<WindowFile>,
+    /// Every successful delivery to the host arrives twice.
+    pub duplicate: Option<bool>,
+}
+
+/// A half-open tick window `[from, to)`; `from` defaults to 0, `to` to forever.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WindowFile {
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SlowFile {
+    pub extra: i64,
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CrashFile {
+    pub at: i64,
+    pub restart: Option<i64>,
+}
+
+/// `policy.push_delivery`: attempts 1..=64 (default 1), backoff ≥ 0 ticks (default 1).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushDeliveryFile {
+    pub attempts: Option<i64>,
+    pub backoff: Option<i64>,
+}

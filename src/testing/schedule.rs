@@ -1,0 +1,229 @@
+//! The fault schedule generator of `explore` (faults.md §3). Its algorithm is part of the contract
+//! — a published seed is a bug report — so it is written down in the README and pinned by a test
+//! vector; change it and old seeds stop reproducing.
+//!
+//! Run `i` of seed `s` draws from SplitMix64 started at `s ^ (i × 0xD1B54A32D192ED03)` (wrapping);
+//! `below(n)` is `next() % n`. The schedule: `1 + below(4)` faults; each picks a kind among the
+//! usable ones (in the order unavailable, slow, crash, down, duplicate; agent kinds need an agent,
+//! host kinds a push host) by `below(len)`, then its target by `below(count)`, then:
+//! a window is `a = below(W)`, `b = below(W)`, `[min(a, b), max(a, b) + 1)`; `slow` adds
+//! `extra = 1 + below(3)` after its window; `crash` draws `at = below(W)`, then `restart` is none
+//! when `below(2) == 0`, else `at + 1 + below(W − at)`; `duplicate` is `true`.
+
+use crate::engine::faults::{Fault, FaultKind, FaultTarget, Window};
+use crate::engine::scenario::Scenario;
+
+/// The standard SplitMix64 generator (Steele, Lea and Flood 2014).
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n ≥ 1`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+}
+
+/// The fault kinds `--faults` names, in the generator's order.
+pub const KINDS: [&str; 5] = ["unavailable", "slow", "crash", "down", "duplicate"];
+
+/// What the generator draws over.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    pub agents: usize,
+    /// The distinct hosts of the push URLs the file configures, in file order.
+    pub hosts: Vec<String>,
+    /// Windows lie within `[0, horizon)`: `max(1, 2C)`.
+    pub horizon: u64,
+    /// Which of [`KINDS`] to draw.
+    pub kinds: [bool; 5],
+}
+
+impl Inputs {
+    pub fn new(scenario: &Scenario, final_clock: u64, kinds: [bool; 5]) -> Inputs {
+        let mut hosts: Vec<String> = Vec::new();
+        for step in &scenario.steps {
+            let url = match step {
+                crate::engine::scenario::Step::Send(s) => s.push.as_ref().map(|p| &p.url),
+                crate::engine::scenario::Step::SetPushConfig { push, .. } => Some(&push.url),
+                _ => None,
+            };
+            let host = url
+                .and_then(|u| url::Url::parse(u).ok())
+                .and_then(|u| match u.host() {
+                    Some(url::Host::Domain(d)) => Some(d.to_string()),
+                    _ => None,
+                });
+            if let Some(h) = host
+                && !hosts.contains(&h)
+            {
+                hosts.push(h);
+            }
+        }
+        Inputs {
+            agents: scenario.agents.len(),
+            hosts,
+            horizon: final_clock.saturating_mul(2).max(1),
+            kinds,
+        }
+    }
+
+    /// The drawn faults of run `run` (1-based) of `seed`.
+    pub fn draw(&self, seed: u64, run: u64) -> Vec<Fault> {
+        let mut rng = SplitMix64(seed ^ run.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let usable: Vec<usize> = (0..5)
+            .filter(|&k| {
+                self.kinds[k]
+                    && if k < 3 {
+                        self.agents > 0
+                    } else {
+                        !self.hosts.is_empty()
+                    }
+            })
+            .collect();
+        if usable.is_empty() {
+            return Vec::new();
+        }
+        let w = self.horizon;
+        let count = 1 + rng.below(4);
+        let mut out = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let kind = usable[rng.below(usable.len() as u64) as usize];
+            let target = if kind < 3 {
+                FaultTarget::Agent(rng.below(self.agents as u64) as usize)
+            } else {
+                FaultTarget::PushHost(
+                    self.hosts[rng.below(self.hosts.len() as u64) as usize].clone(),
+                )
+            };
+            let mut window = || {
+                let (a, b) = (rng.below(w), rng.below(w));
+                Window {
+                    from: a.min(b),
+                    to: Some(a.max(b) + 1),
+                }
+            };
+            let kind = match kind {
+                0 => FaultKind::Unavailable(window()),
+                1 => {
+                    let window = window();
+                    FaultKind::Slow {
+                        window,
+                        extra: 1 + rng.below(3),
+                    }
+                }
+                2 => {
+                    let at = rng.below(w);
+                    let restart = if rng.below(2) == 0 {
+                        None
+                    } else {
+                        Some(at + 1 + rng.below(w - at))
+                    };
+                    FaultKind::Crash { at, restart }
+                }
+                3 => FaultKind::Down(window()),
+                _ => FaultKind::Duplicate(true),
+            };
+            out.push(Fault { target, kind });
+        }
+        out
+    }
+}
+
+/// Reads `--faults`: a comma list of [`KINDS`].
+pub fn parse_kinds(s: &str) -> Result<[bool; 5], String> {
+    let mut kinds = [false; 5];
+    for word in s.split(',').map(str::trim) {
+        match KINDS.iter().position(|k| *k == word) {
+            Some(i) => kinds[i] = true,
+            None => {
+                let msg = format!(
+                    "unknown fault kind `{word}`; the kinds are {}",
+                    KINDS.join(", ")
+                );
+                return Err(crate::error::with_hint(msg, word, KINDS));
+            }
+        }
+    }
+    Ok(kinds)
+}
+
+/// A name as a YAML flow scalar: plain when safe, else double-quoted (JSON quoting is valid YAML).
+fn scalar(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && s.starts_with(|c: char| c.is_ascii_alphabetic());
+    if plain {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_default()
+    }
+}
+
+fn window_yaml(w: &Window) -> String {
+    match w.to {
+        Some(to) => format!("{{from: {}, to: {to}}}", w.from),
+        None => format!("{{from: {}}}", w.from),
+    }
+}
+
+/// One fault as the scenario writes it: `{agent: NAME, unavailable: {from: 5, to: 12}}`.
+pub fn fault_yaml(scenario: &Scenario, f: &Fault) -> String {
+    let target = match &f.target {
+        FaultTarget::Agent(a) => format!("agent: {}", scalar(scenario.agents[*a].name())),
+        FaultTarget::PushHost(h) => format!("push_host: {}", scalar(h)),
+    };
+    let kind = match &f.kind {
+        FaultKind::Unavailable(w) => format!("unavailable: {}", window_yaml(w)),
+        FaultKind::Down(w) => format!("down: {}", window_yaml(w)),
+        FaultKind::Slow { window, extra } => {
+            let to = window.to.map_or(String::new(), |t| format!(", to: {t}"));
+            format!("slow: {{extra: {extra}, from: {}{to}}}", window.from)
+        }
+        FaultKind::Crash { at, restart } => match restart {
+            Some(r) => format!("crash: {{at: {at}, restart: {r}}}"),
+            None => format!("crash: {{at: {at}}}"),
+        },
+        FaultKind::Duplicate(d) => format!("duplicate: {d}"),
+    };
+    format!("{{{target}, {kind}}}")
+}
+
+/// One fault as JSON, the same keys as the YAML.
+pub fn fault_json(scenario: &Scenario, f: &Fault) -> serde_json::Value {
+    use serde_json::json;
+    let window = |w: &Window| match w.to {
+        Some(to) => json!({"from": w.from, "to": to}),
+        None => json!({"from": w.from}),
+    };
+    let mut m = serde_json::Map::new();
+    match &f.target {
+        FaultTarget::Agent(a) => m.insert("agent".into(), json!(scenario.agents[*a].name())),
+        FaultTarget::PushHost(h) => m.insert("push_host".into(), json!(h)),
+    };
+    let (k, v) = match &f.kind {
+        FaultKind::Unavailable(w) => ("unavailable", window(w)),
+        FaultKind::Down(w) => ("down", window(w)),
+        FaultKind::Slow { window: w, extra } => {
+            let mut v = window(w);
+            v["extra"] = json!(extra);
+            ("slow", v)
+        }
+        FaultKind::Crash { at, restart } => match restart {
+            Some(r) => ("crash", json!({"at": at, "restart": r})),
+            None => ("crash", json!({"at": at})),
+        },
+        FaultKind::Duplicate(d) => ("duplicate", json!(d)),
+    };
+    m.insert(k.into(), v);
+    serde_json::Value::Object(m)
+}

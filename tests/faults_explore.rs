@@ -1,0 +1,235 @@
+//! `explore`: the generator's test vector, shrinking to a 1-minimal schedule, partitions whose
+//! union is the single run, the same output for any `--jobs`, and the command line.
+
+use a2a_sim::engine::faults::Faults;
+use a2a_sim::testing::check::{Rule, check};
+use a2a_sim::testing::explore::{Options, explore, schedule};
+use a2a_sim::testing::schedule::{Inputs, SplitMix64, fault_yaml};
+
+use crate::cli::a2a_sim;
+use crate::common::load;
+
+/// A claim that is wrong under faults: the payment always completes.
+const WRONG: &str = r#"
+agents:
+  - name: payments
+    tenant: acme
+    clearance: confidential
+    skills: [{id: pay, tags: [payments]}]
+    handler:
+      - working: Screening first
+      - delegate: {to: screener, text: Screen, as: screen, retry: {attempts: 2, backoff: 1}}
+      - completed: Paid
+  - name: screener
+    tenant: acme
+    clearance: confidential
+    skills: [{id: screen, tags: [sanctions]}]
+    handler: [working: Screening, wait: 3, completed: Done]
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - send: {caller: orchestrator, to: payments, text: Pay, as: pay}
+expect:
+  - {task: pay, state: completed}
+  - {task: pay, always: true, state: completed}
+"#;
+
+fn opts(runs: u64, jobs: usize) -> Options {
+    Options {
+        runs,
+        seed: 1,
+        kinds: [true; 5],
+        jobs,
+        slice: None,
+        json: false,
+    }
+}
+
+#[test]
+fn splitmix64_is_the_standard_generator() {
+    // The reference outputs of SplitMix64 seeded with 1234567.
+    let mut r = SplitMix64(1234567);
+    let got: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
+    assert_eq!(
+        got,
+        [
+            6457827717110365317,
+            3203168211198807973,
+            9817491932198370423
+        ]
+    );
+}
+
+#[test]
+fn the_first_schedules_of_seed_1_are_pinned() {
+    // The README's test vector: change the generator and every published seed breaks.
+    let s = load(WRONG);
+    let clock = a2a_sim::engine::world::run(&s).clock();
+    let inputs = Inputs::new(&s, clock, [true; 5]);
+    assert_eq!(inputs.horizon, 2 * clock);
+    let got: Vec<String> = (1..=3)
+        .map(|run| {
+            let f: Vec<String> = inputs
+                .draw(1, run)
+                .iter()
+                .map(|f| fault_yaml(&s, f))
+                .collect();
+            f.join(" ")
+        })
+        .collect();
+    assert_eq!(got, VECTOR, "{got:#?}");
+}
+
+const VECTOR: [&str; 3] = [
+    "{agent: payments, unavailable: {from: 3, to: 13}} {agent: screener, crash: {at: 10}} {agent: screener, slow: {extra: 1, from: 1, to: 13}} {agent: payments, unavailable: {from: 2, to: 7}}",
+    "{agent: screener, slow: {extra: 1, from: 2, to: 8}} {agent: screener, crash: {at: 9}}",
+    "{agent: payments, crash: {at: 2}} {agent: screener, crash: {at: 2, restart: 12}}",
+];
+
+#[test]
+fn a_violation_shrinks_to_a_1_minimal_schedule() {
+    let s = load(WRONG);
+    let explored = explore(&s, &opts(200, 2));
+    assert!(!explored.found.is_empty(), "the wrong claim is found");
+    for f in &explored.found {
+        assert_eq!(f.violation.rule, Rule::Expect(2));
+        let faults = schedule(&s.faults, &f.faults);
+        let again = check(&s, &faults).expect("the minimal schedule still violates");
+        assert_eq!(again.rule, f.violation.rule);
+        for i in 0..f.faults.len() {
+            let mut fewer = f.faults.clone();
+            fewer.remove(i);
+            let v = check(&s, &schedule(&s.faults, &fewer));
+            assert!(
+                v.is_none_or(|v| v.rule != f.violation.rule),
+                "run {}: fault {i} could go",
+                f.run
+            );
+        }
+    }
+}
+
+#[test]
+fn partitions_together_find_exactly_the_single_run() {
+    let s = load(WRONG);
+    let whole = explore(&s, &opts(120, 1));
+    let n = 3;
+    let mut union = Vec::new();
+    let mut runs = 0;
+    for m in 1..=n {
+        let mut o = opts(120, 2);
+        o.slice = Some((m, n));
+        let part = explore(&s, &o);
+        runs += part.runs;
+        assert!(part.found.iter().all(|f| (f.run - 1) % n == m - 1));
+        union.extend(part.found);
+    }
+    union.sort_by_key(|f| f.run);
+    assert_eq!(runs, whole.runs);
+    assert_eq!(union, whole.found);
+}
+
+#[test]
+fn output_is_the_same_for_any_jobs() {
+    let s = load(WRONG);
+    let one = explore(&s, &opts(150, 1));
+    for jobs in [2, 4] {
+        assert_eq!(explore(&s, &opts(150, jobs)), one, "jobs {jobs}");
+    }
+    let file = crate::cli::scratch("explore-jobs").join("wrong.yaml");
+    std::fs::write(&file, WRONG).unwrap();
+    let f = file.to_str().unwrap();
+    let a = a2a_sim(&[
+        "explore", f, "--runs", "50", "--jobs", "1", "--format", "json",
+    ]);
+    let b = a2a_sim(&[
+        "explore", f, "--runs", "50", "--jobs", "3", "--format", "json",
+    ]);
+    assert_eq!(a.status, 1);
+    assert_eq!(a.stdout, b.stdout);
+    let lines: Vec<serde_json::Value> = a
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let last = lines.last().unwrap();
+    assert_eq!(last["runs"], 50);
+    assert_eq!(
+        last["violations"].as_u64().unwrap() as usize,
+        lines.len() - 1
+    );
+    let first = &lines[0];
+    assert_eq!(first["violation"]["kind"], "expect");
+    assert_eq!(first["violation"]["index"], 2);
+    assert_eq!(first["seed"], 1);
+    assert!(first["faults"].as_array().is_some_and(|f| !f.is_empty()));
+}
+
+#[test]
+fn the_printed_schedule_pastes_back_as_a_regression_test() {
+    let file = crate::cli::scratch("explore-paste").join("wrong.yaml");
+    std::fs::write(&file, WRONG).unwrap();
+    let r = a2a_sim(&["explore", file.to_str().unwrap(), "--runs", "40"]);
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let block: String = r
+        .stdout
+        .lines()
+        .skip_while(|l| l.trim() != "faults:")
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| format!("{}\n", &l[2..]))
+        .collect();
+    let pasted = load(&format!("{WRONG}{block}"));
+    let w = a2a_sim::engine::world::run(&pasted);
+    assert!(a2a_sim::testing::check::always(&w).is_some(), "{block}");
+    assert!(r.stdout.ends_with("40 runs, ") || r.stdout.contains("40 runs, "));
+}
+
+#[test]
+fn explore_exits_0_when_every_claim_holds_and_2_on_bad_input() {
+    let ok = a2a_sim(&["explore", "scenarios/screener-outage.yaml", "--runs", "200"]);
+    assert_eq!(
+        (ok.status, ok.stdout.as_str()),
+        (0, "200 runs, 0 violations\n")
+    );
+    let bad = a2a_sim(&[
+        "explore",
+        "scenarios/screener-outage.yaml",
+        "--faults",
+        "slwo",
+    ]);
+    assert_eq!(bad.status, 2);
+    assert!(bad.stderr.contains("did you mean `slow`"), "{}", bad.stderr);
+    let hash = a2a_sim(&[
+        "explore",
+        "scenarios/screener-outage.yaml",
+        "--partition",
+        "hash:1/2",
+    ]);
+    assert_eq!(hash.status, 2);
+    let missing = a2a_sim(&["explore", "does-not-exist.yaml"]);
+    assert_eq!(missing.status, 2);
+}
+
+#[test]
+fn the_files_own_faults_are_kept_in_every_run_and_never_shrunk() {
+    // The file's own crash breaks the claim on its own: every run violates, and nothing drawn is
+    // needed, so every minimal schedule is empty.
+    let own = format!("{WRONG}faults:\n  - {{agent: payments, crash: {{at: 2}}}}\n");
+    let s = load(&own);
+    let explored = explore(&s, &opts(30, 2));
+    assert_eq!(explored.found.len(), 30);
+    assert!(explored.found.iter().all(|f| f.faults.is_empty()));
+    assert_eq!(s.faults.entries.len(), 1);
+    let _ = Faults::default();
+}
+
+#[test]
+fn the_readme_claim_holds_for_1000_runs() {
+    let s = a2a_sim::scenario::loader::load_path(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/screener-outage.yaml"
+    )))
+    .unwrap();
+    let explored = explore(&s, &opts(1000, 2));
+    assert_eq!((explored.runs, explored.found.len()), (1000, 0));
+}
