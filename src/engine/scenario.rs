@@ -60,6 +60,12 @@ pub enum Expectation {
         step: usize,
         agents: Vec<String>,
     },
+    /// `{matrix: STEP, grid}`: a whole admission matrix, one list of codes per caller and agent,
+    /// in the step's caller and agent order.
+    Matrix {
+        step: usize,
+        grid: Vec<Vec<Vec<crate::engine::admission::DenialCode>>>,
+    },
     Pushes(Expected<TaskState>),
     Errors(Expected<crate::engine::record::ErrorCode>),
 }
@@ -345,6 +351,11 @@ pub enum Step {
         task: TaskRef,
     },
     Wait(WaitSpec),
+    /// `matrix: {callers, agents}`: admission for every pair, creating nothing.
+    Matrix {
+        callers: Vec<CallerIx>,
+        agents: Vec<AgentIx>,
+    },
 }
 
 #[derive(Debug)]
@@ -380,6 +391,7 @@ impl Step {
             Step::Cancel { .. } => "cancel",
             Step::Get { .. } => "get",
             Step::Wait(_) => "wait",
+            Step::Matrix { .. } => "matrix",
         }
     }
 
@@ -392,7 +404,7 @@ impl Step {
             | Step::Cancel { caller, .. }
             | Step::Get { caller, .. } => Some(*caller),
             Step::Send(s) => Some(s.caller),
-            Step::Wait(_) => None,
+            Step::Wait(_) | Step::Matrix { .. } => None,
         }
     }
 }
