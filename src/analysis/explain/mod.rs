@@ -350,3 +350,18 @@ pub fn command(
         }
     }
 }
+
+/// The handler steps (pre-order numbers) a task's walk matched against its records: what
+/// `coverage` counts as run.
+pub fn steps_taken(world: &World, ix: crate::engine::task::TaskIx) -> Vec<usize> {
+    let (doc, _) = task::explain(world, ix);
+    doc["path"]
+        .as_array()
+        .map(|p| {
+            p.iter()
+                .filter_map(|e| e["handler_step"].as_u64())
+                .map(|n| n as usize)
+                .collect()
+        })
+        .unwrap_or_default()
+}
