@@ -1,4 +1,0 @@
-//! audit
-pub fn command(_: &[std::path::PathBuf], _: bool) -> i32 {
-    0
-}
