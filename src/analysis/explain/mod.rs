@@ -95,6 +95,9 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
             agent,
             push,
         } => {
+            // Which tasks exist depends on the time: ask the world as it was when the step ran.
+            let before = before_step(world, n);
+            let world = &before;
             let visible = world.lookup_task(*caller, task);
             let agent = agent.or_else(|| visible.map(|t| world.tasks[t].agent));
             match agent {
@@ -286,6 +289,16 @@ pub fn task(world: &World, id: &str) -> Result<Explanation, String> {
         json,
         text: lines(text),
     })
+}
+
+/// The world as it was when step `n` began: the steps before it replayed (the run is deterministic).
+fn before_step<'s>(world: &World<'s>, n: usize) -> World<'s> {
+    let mut w = World::new(world.scenario);
+    for (i, step) in world.scenario.steps.iter().take(n - 1).enumerate() {
+        w.step = i + 1;
+        w.run_step(step);
+    }
+    w
 }
 
 fn step_at<'s>(world: &World<'s>, n: usize) -> Result<&'s Step, String> {
