@@ -50,12 +50,15 @@ fn every_bundled_recording_is_clean_in_both_versions() {
 
 const TRACED: &str = "scenarios/traced-delegation.yaml";
 
+/// A broken copy: its name, its text, and the findings it must give.
+type Case = (&'static str, String, Vec<(u64, &'static str)>);
+
 #[test]
 fn hand_broken_copies_give_located_findings() {
     // traced-delegation: 1 Task, 2 working, 3 artifact, 4 completed (final), 5 Task.
     for v in ["0.3", "1.0"] {
         let s = stream(TRACED, v);
-        let cases: Vec<(&str, String, Vec<(u64, &str)>)> = vec![
+        let cases: Vec<Case> = vec![
             (
                 "drop working",
                 edit(&s, |n, l| (n != 2).then(|| l.into())),
