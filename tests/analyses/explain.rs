@@ -258,7 +258,9 @@ fn a_task_shows_its_path_decisions_and_ticks() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["errors"][1]["code"], "illegal_transition");
-    assert_eq!(v["path"][1]["outside_script"], true);
+    assert_eq!(v["path"][1]["illegal"], true);
+    assert_eq!(v["path"][2]["outside_script"], true);
+    assert_eq!(v["end"], "an illegal transition failed the task");
 }
 
 #[test]

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use crate::engine::delegation::Spec;
 use crate::engine::program::{Op, compile};
+use crate::engine::record::ErrorCode;
 use crate::engine::scenario::HandlerStep;
 use crate::engine::task::{Branch, TaskIx, task_id};
 use crate::engine::world::World;
@@ -124,7 +125,27 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                         let Some(at) =
                             (hist..t.history.len()).find(|&h| t.history[h].state == *state)
                         else {
-                            stopped = "the task did not take this step's status";
+                            // A handler bug: the server refused the transition and failed the task.
+                            let marker = format!(" at handler step {n} of {}", task_id(ix));
+                            let illegal = world.errors.iter().any(|e| {
+                                e.task == Some(ix)
+                                    && e.code == ErrorCode::IllegalTransition
+                                    && e.detail.contains(&marker)
+                            });
+                            if illegal {
+                                push(
+                                    json!({"handler_step": n, "event": "status", "state": state.as_str(), "illegal": true}),
+                                    format!(
+                                        "            step {n}: {state} refused: illegal from {}",
+                                        t.history.get(hist - 1).map_or("?", |e| e.state.as_str())
+                                    ),
+                                    &mut text,
+                                    &mut path,
+                                );
+                                stopped = "an illegal transition failed the task";
+                            } else {
+                                stopped = "the task did not take this step's status";
+                            }
                             break;
                         };
                         outside(at, &mut hist, &mut path, &mut text);
