@@ -112,6 +112,40 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Explain a step's admission and push checks, a discovery's exclusions and scores, or a
+    /// task's path through its handler, with the values each rule compared.
+    Explain {
+        file: PathBuf,
+        /// A step (1-based): each admission check with its operands and verdict, and the push checks.
+        #[arg(long, group = "what")]
+        step: Option<usize>,
+        /// A discovery step (1-based): every agent excluded (with values) or scored, and ranked.
+        #[arg(long, group = "what")]
+        discover: Option<usize>,
+        /// A task (`task-N`): each handler step it took, each decision and why, with ticks.
+        #[arg(long, group = "what")]
+        task: Option<String>,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+        format: ReportFormat,
+    },
+    /// Lifecycle edges, denial and error codes, handler steps and `when` branches a corpus exercised.
+    Coverage {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+        format: ReportFormat,
+        /// Exit 1 when the total coverage is below this percentage.
+        #[arg(long)]
+        fail_under: Option<f64>,
+    },
+    /// Audit recorded A2A traffic (JSON Lines or SSE, 0.3 or 1.0) against the lifecycle and the
+    /// stream rules; exit 1 on findings.
+    Audit {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+        format: ReportFormat,
+    },
     /// Convert one task between A2A (1.0 or 0.3, detected), ACP and the internal record.
     Convert {
         #[arg(long, value_enum)]
@@ -124,6 +158,15 @@ enum Command {
         /// The input file; `-` or nothing for stdin.
         file: Option<PathBuf>,
     },
+}
+
+/// Output of the analyses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Lines for people.
+    Human,
+    /// One JSON document.
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -279,6 +322,27 @@ pub fn main() -> i32 {
             a2a_version,
             list,
         } => card_cmd(&file, agent.as_deref(), a2a_version.a2a(), list),
+        Command::Explain {
+            file,
+            step,
+            discover,
+            task,
+            format,
+        } => crate::analysis::explain::command(
+            &file,
+            step,
+            discover,
+            task.as_deref(),
+            format == ReportFormat::Json,
+        ),
+        Command::Coverage {
+            paths,
+            format,
+            fail_under,
+        } => crate::analysis::coverage::command(&paths, format == ReportFormat::Json, fail_under),
+        Command::Audit { files, format } => {
+            crate::analysis::audit::command(&files, format == ReportFormat::Json)
+        }
         Command::Convert {
             from,
             to,

@@ -53,11 +53,33 @@ impl<'s> World<'s> {
                 None => StepResult::Nothing,
             },
             Step::Wait(wait) => self.driver_wait(wait),
+            Step::Matrix { callers, agents } => self.matrix(callers, agents),
         };
         self.steps.push(StepRecord {
             caller: step.caller(),
             result,
         });
+    }
+
+    /// Admission only: nothing is created and nothing recorded but the grid (no denials, no tick).
+    fn matrix(&self, callers: &[CallerIx], agents: &[AgentIx]) -> StepResult {
+        let rows = callers
+            .iter()
+            .map(|&c| {
+                let ctx = self.driver_context(c);
+                agents
+                    .iter()
+                    .map(|&a| {
+                        let card = &self.scenario.agents[a];
+                        check_delegation(&ctx, card, self.scenario, &self.chains)
+                            .into_iter()
+                            .map(|d| d.code)
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        StepResult::Matrix(rows)
     }
 
     /// The `task_not_found` detail for an alias whose send created no task.

@@ -205,4 +205,6 @@ pub enum StepResult {
     Tick(u64),
     /// Nothing was done; `errors` says why.
     Nothing,
+    /// A `matrix` step: each caller's row of each agent's denial codes (empty: admitted).
+    Matrix(Vec<Vec<Vec<crate::engine::admission::DenialCode>>>),
 }

@@ -64,6 +64,12 @@ pub enum Expectation {
         step: usize,
         agents: Vec<String>,
     },
+    /// `{matrix: STEP, grid}`: a whole admission matrix, one list of codes per caller and agent,
+    /// in the step's caller and agent order.
+    Matrix {
+        step: usize,
+        grid: Vec<Vec<Vec<crate::engine::admission::DenialCode>>>,
+    },
     Pushes(Expected<TaskState>),
     Errors(Expected<crate::engine::record::ErrorCode>),
 }
@@ -351,6 +357,11 @@ pub enum Step {
         task: TaskRef,
     },
     Wait(WaitSpec),
+    /// `matrix: {callers, agents}`: admission for every pair, creating nothing.
+    Matrix {
+        callers: Vec<CallerIx>,
+        agents: Vec<AgentIx>,
+    },
 }
 
 #[derive(Debug)]
@@ -386,6 +397,7 @@ impl Step {
             Step::Cancel { .. } => "cancel",
             Step::Get { .. } => "get",
             Step::Wait(_) => "wait",
+            Step::Matrix { .. } => "matrix",
         }
     }
 
@@ -398,7 +410,7 @@ impl Step {
             | Step::Cancel { caller, .. }
             | Step::Get { caller, .. } => Some(*caller),
             Step::Send(s) => Some(s.caller),
-            Step::Wait(_) => None,
+            Step::Wait(_) | Step::Matrix { .. } => None,
         }
     }
 }

@@ -73,6 +73,13 @@ impl Serialize for Report<'_, '_> {
             "steps",
             &Seq(w.steps.iter().enumerate().map(|(i, r)| StepJson(w, i, r))),
         )?;
+        // Only when used: reports without a matrix step stay as they were.
+        if w.steps
+            .iter()
+            .any(|r| matches!(r.result, StepResult::Matrix(_)))
+        {
+            m.serialize_entry("matrices", &Seq(matrices(w)))?;
+        }
         m.serialize_entry(
             "tasks",
             &Seq(w.tasks.iter().enumerate().map(|(i, t)| TaskJson(w, i, t))),
@@ -151,6 +158,12 @@ impl Serialize for ResultJson<'_, '_> {
             }
             StepResult::Tick(tick) => m.serialize_entry("tick", tick)?,
             StepResult::Nothing => {}
+            StepResult::Matrix(grid) => {
+                let pairs: usize = grid.iter().map(Vec::len).sum();
+                let admitted: usize = grid.iter().flatten().filter(|c| c.is_empty()).count();
+                m.serialize_entry("pairs", &pairs)?;
+                m.serialize_entry("admitted", &admitted)?;
+            }
         }
         m.end()
     }
@@ -389,6 +402,72 @@ impl Serialize for ErrorJson<'_> {
         if let Some(t) = e.task {
             m.serialize_entry("task", &Id("task-", t as u64 + 1))?;
         }
+        m.end()
+    }
+}
+
+/// The matrix steps' grids, in step order.
+fn matrices<'a, 's>(w: &'a World<'s>) -> impl Iterator<Item = MatrixJson<'a, 's>> + Clone {
+    w.steps
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r.result, StepResult::Matrix(_)))
+        .map(move |(i, _)| MatrixJson(w, i))
+}
+
+#[derive(Clone, Copy)]
+struct MatrixJson<'a, 's>(&'a World<'s>, usize);
+
+impl Serialize for MatrixJson<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let MatrixJson(w, i) = *self;
+        let sc = w.scenario;
+        let (crate::engine::scenario::Step::Matrix { callers, agents }, StepResult::Matrix(grid)) =
+            (&sc.steps[i], &w.steps[i].result)
+        else {
+            return s.serialize_none();
+        };
+        let mut m = s.serialize_map(Some(4))?;
+        m.serialize_entry("step", &(i + 1))?;
+        m.serialize_entry(
+            "callers",
+            &Seq(callers.iter().map(|&c| sc.callers[c].id.as_str())),
+        )?;
+        m.serialize_entry("agents", &Seq(agents.iter().map(|&a| sc.agents[a].name())))?;
+        let rows = callers
+            .iter()
+            .zip(grid)
+            .map(|(&c, row)| MatrixRow(w, c, agents, row));
+        m.serialize_entry("grid", &Seq(rows))?;
+        m.end()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct MatrixRow<'a, 's>(
+    &'a World<'s>,
+    usize,
+    &'a [usize],
+    &'a [Vec<crate::engine::admission::DenialCode>],
+);
+
+impl Serialize for MatrixRow<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let MatrixRow(w, caller, agents, row) = *self;
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("caller", &w.scenario.callers[caller].id)?;
+        let mut cells = serde_json::Map::new();
+        for (&a, codes) in agents.iter().zip(row) {
+            let list = codes
+                .iter()
+                .map(|c| serde_json::Value::from(c.as_str()))
+                .collect();
+            cells.insert(
+                w.scenario.agents[a].name().to_string(),
+                serde_json::Value::Array(list),
+            );
+        }
+        m.serialize_entry("denied", &cells)?;
         m.end()
     }
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use comfy_table::{ContentArrangement, Table, presets};
 
 use crate::engine::record::*;
+use crate::engine::scenario::Step;
 use crate::engine::task::{Task, task_id};
 use crate::engine::world::World;
 use crate::report::condition::CondText;
@@ -65,6 +66,33 @@ pub fn render(world: &World, layout: Layout) -> String {
             }
             if ranking.is_empty() {
                 t.add_row(vec!["-", "(no agent matches)", ""]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+    }
+
+    for (i, r) in world.steps.iter().enumerate() {
+        if let (Step::Matrix { callers, agents }, StepResult::Matrix(grid)) =
+            (&s.steps[i], &r.result)
+        {
+            let _ = writeln!(out, "\nmatrix (step {})", i + 1);
+            let mut header = vec!["caller \\ agent"];
+            header.extend(agents.iter().map(|&a| s.agents[a].name()));
+            let mut t = table(layout, &header);
+            for (&c, row) in callers.iter().zip(grid) {
+                let mut cells = vec![s.callers[c].id.clone()];
+                cells.extend(row.iter().map(|codes| {
+                    if codes.is_empty() {
+                        "✓".to_string()
+                    } else {
+                        codes
+                            .iter()
+                            .map(|c| c.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                }));
+                t.add_row(cells);
             }
             let _ = writeln!(out, "{t}");
         }
@@ -276,6 +304,11 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             )
+        }
+        StepResult::Matrix(grid) => {
+            let pairs: usize = grid.iter().map(Vec::len).sum();
+            let admitted = grid.iter().flatten().filter(|c| c.is_empty()).count();
+            format!("matrix: {admitted} of {pairs} pairs admitted")
         }
         StepResult::Nothing => {
             let codes: Vec<&str> = world

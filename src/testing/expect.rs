@@ -1,11 +1,12 @@
 //! Checks a run against the scenario's `expect:` entries. Matching is exact.
 
+use crate::engine::admission::DenialCode;
 use crate::engine::conditions;
 use crate::engine::delegation::Delegation;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::StepResult;
 use crate::engine::scenario::{
-    Expectation, Expected, Outcome, PathHop, TaskExpectation, TaskPath, TextTest, ValueTest,
+    Expectation, Expected, Outcome, PathHop, Step, TaskExpectation, TaskPath, TextTest, ValueTest,
 };
 use crate::engine::task::{TaskIx, task_id};
 use crate::engine::world::World;
@@ -78,6 +79,35 @@ pub fn check(world: &World) -> Vec<Unmet> {
                         i,
                         format!("step {step}: expected the ranking {agents:?}, got {got:?}"),
                     );
+                }
+            }
+            Expectation::Matrix { step, grid } => {
+                let got = match world.steps.get(step - 1).map(|r| &r.result) {
+                    Some(StepResult::Matrix(g)) => g.as_slice(),
+                    _ => &[],
+                };
+                if let Some(Step::Matrix { callers, agents }) = s.steps.get(step - 1) {
+                    for (r, &c) in callers.iter().enumerate() {
+                        for (k, &a) in agents.iter().enumerate() {
+                            let cell = |g: &[Vec<Vec<DenialCode>>]| -> Vec<&'static str> {
+                                g.get(r)
+                                    .and_then(|row| row.get(k))
+                                    .map(|v| v.iter().map(|c| c.as_str()).collect())
+                                    .unwrap_or_default()
+                            };
+                            let (want, have) = (cell(grid), cell(got));
+                            if want != have {
+                                fail(
+                                    i,
+                                    format!(
+                                        "step {step}: `{}` → `{}`: expected denial codes {want:?}, got {have:?}",
+                                        s.callers[c].id,
+                                        s.agents[a].name()
+                                    ),
+                                );
+                            }
+                        }
+                    }
                 }
             }
             Expectation::Pushes(want) => {

@@ -6,8 +6,8 @@ use serde::Deserialize;
 
 use super::{DataMap, TextTestFile, WordsFile, strict_map};
 
-/// One assertion about the run's outcome: exactly one of `task`, `denied`, `ranking`, `pushes`,
-/// `errors`.
+/// One assertion about the run's outcome: exactly one of `task`, `denied`, `ranking`, `matrix`,
+/// `pushes`, `errors`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectFile {
@@ -39,6 +39,12 @@ pub struct ExpectFile {
     pub ranking: Option<i64>,
     /// With `ranking`: the ranked agents, in order.
     pub agents: Option<Vec<String>>,
+    /// A `matrix` step's whole grid, by its step number (1-based).
+    pub matrix: Option<i64>,
+    /// With `matrix`: `CALLER: {AGENT: [codes]}` for every pair of the step (`[]`: admitted).
+    #[serde(default, deserialize_with = "strict_map")]
+    #[schemars(with = "Option<DataMap>")]
+    pub grid: Option<DataMap>,
     /// The number of pushes, or their states in order.
     pub pushes: Option<CountOrList>,
     /// The number of errors, or their codes in order.

@@ -20,9 +20,10 @@ pub enum StepFile {
     Cancel(TaskStepFile),
     Get(TaskStepFile),
     Wait(WaitStepFile),
+    Matrix(MatrixStepFile),
 }
 
-pub const STEP_KINDS: [&str; 8] = [
+pub const STEP_KINDS: [&str; 9] = [
     "discover",
     "send",
     "stream",
@@ -31,6 +32,7 @@ pub const STEP_KINDS: [&str; 8] = [
     "cancel",
     "get",
     "wait",
+    "matrix",
 ];
 
 impl<'de> Deserialize<'de> for StepFile {
@@ -63,6 +65,7 @@ impl<'de> Deserialize<'de> for StepFile {
                     "cancel" => StepFile::Cancel(map.next_value()?),
                     "get" => StepFile::Get(map.next_value()?),
                     "wait" => StepFile::Wait(map.next_value()?),
+                    "matrix" => StepFile::Matrix(map.next_value()?),
                     _ => return Err(de::Error::unknown_variant(&key, &STEP_KINDS)),
                 };
                 if map.next_key::<String>()?.is_some() {
@@ -88,6 +91,7 @@ impl StepFile {
             StepFile::Cancel(_) => "cancel",
             StepFile::Get(_) => "get",
             StepFile::Wait(_) => "wait",
+            StepFile::Matrix(_) => "matrix",
         }
     }
 }
@@ -175,6 +179,7 @@ impl JsonSchema for StepFile {
                 one("cancel", g.subschema_for::<TaskStepFile>()),
                 one("get", g.subschema_for::<TaskStepFile>()),
                 one("wait", g.subschema_for::<WaitStepFile>()),
+                one("matrix", g.subschema_for::<MatrixStepFile>()),
             ]
         })
     }
@@ -226,6 +231,38 @@ impl JsonSchema for WaitStepFile {
         json_schema!({
             "description": "Let N ticks pass, or run until an aliased task resolves.",
             "oneOf": [{"type": "integer", "minimum": 0}, g.subschema_for::<WaitTaskFile>()]
+        })
+    }
+}
+
+/// `matrix: {callers: [..] | all, agents: [..] | all}`: admission for every pair, creating nothing.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixStepFile {
+    pub callers: SelectionFile,
+    pub agents: SelectionFile,
+}
+
+/// A list of names, or `all` (every one declared, in declaration order).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum SelectionFile {
+    List(Vec<String>),
+    /// Must be `all`; the loader says so otherwise.
+    Word(String),
+}
+
+impl JsonSchema for SelectionFile {
+    fn schema_name() -> Cow<'static, str> {
+        "Selection".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A list of names, or `all` for every one declared.",
+            "oneOf": [
+                {"const": "all"},
+                {"type": "array", "items": {"type": "string"}, "minItems": 1}
+            ]
         })
     }
 }

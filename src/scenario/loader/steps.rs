@@ -95,11 +95,62 @@ impl Loader<'_> {
             StepFile::Wait(WaitStepFile::Ticks(n)) => Step::Wait(WaitSpec::Ticks(
                 self.at_least(path(&at), "`wait`", n, 0).unwrap_or(0),
             )),
+            StepFile::Matrix(m) => {
+                let callers = self.selection(
+                    child(&at, "callers"),
+                    m.callers,
+                    names.callers.len(),
+                    |l, at, n| l.caller_ref(at, n, names),
+                );
+                let agents = self.selection(
+                    child(&at, "agents"),
+                    m.agents,
+                    names.agents.len(),
+                    |l, at, n| l.agent_ref(at, n, names),
+                );
+                Step::Matrix { callers, agents }
+            }
             StepFile::Wait(WaitStepFile::Task(t)) => Step::Wait(WaitSpec::Task(self.alias_ref(
                 child(&at, "task"),
                 &t.task,
                 names,
             ))),
+        }
+    }
+
+    /// A matrix axis: the names given, resolved in order, or `all` of the `count` declared.
+    fn selection(
+        &mut self,
+        at: Vec<Seg>,
+        sel: SelectionFile,
+        count: usize,
+        mut resolve: impl FnMut(&mut Self, Vec<Seg>, &str) -> usize,
+    ) -> Vec<usize> {
+        match sel {
+            SelectionFile::Word(w) if w == "all" => (0..count).collect(),
+            SelectionFile::Word(w) => {
+                self.problem(at, format!("expected a list of names or `all`, not `{w}`"));
+                Vec::new()
+            }
+            SelectionFile::List(names) => {
+                if names.is_empty() {
+                    self.problem(
+                        at.clone(),
+                        "a matrix axis needs at least one name (or `all`)",
+                    );
+                }
+                let mut seen = Vec::new();
+                for (j, n) in names.iter().enumerate() {
+                    let mut here = at.clone();
+                    here.push(Seg::Index(j));
+                    if names[..j].contains(n) {
+                        self.problem(here, format!("`{n}` is listed twice"));
+                        continue;
+                    }
+                    seen.push(resolve(self, here, n));
+                }
+                seen
+            }
         }
     }
 
