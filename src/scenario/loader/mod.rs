@@ -195,7 +195,8 @@ impl Loader<'_> {
 
     fn scenario(&mut self, file: ScenarioFile, default_name: String) -> Scenario {
         let levels = self.levels(file.classification_levels);
-        let policy = self.policy(file.policy);
+        let mut policy = self.policy(file.policy);
+        policy.authority_keys |= file.agents.iter().any(|a| a.authority.is_some());
         let clock = self.clock(file.clock);
         let names = Names::new(&levels);
 
@@ -328,6 +329,8 @@ impl Loader<'_> {
         Policy {
             max_depth,
             push_allowed_hosts,
+            authority: p.authority.map_or(Authority::Own, agents::authority),
+            authority_keys: p.authority.is_some(),
         }
     }
 
