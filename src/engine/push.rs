@@ -163,13 +163,14 @@ pub fn check_push_url(raw: &str, allowed: &[HostPattern]) -> Result<String, Stri
         }
         None => return Err("push URL has no host".to_string()),
     };
-    if let Err(why) = check_labels(&host) {
-        return Err(format!("push host `{host}` is refused: {why}"));
-    }
     if !allowed.iter().any(|p| p.matches(&host)) {
         return Err(format!(
             "push host `{host}` is not on policy.push_allowed_hosts"
         ));
+    }
+    // After the list, so a host the list never named keeps the plainer reason.
+    if let Err(why) = check_labels(&host) {
+        return Err(format!("push host `{host}` is refused: {why}"));
     }
     Ok(recorded_url(&url))
 }
