@@ -107,7 +107,11 @@ pub fn render(world: &World, layout: Layout) -> String {
             let list = |s: &[crate::engine::symbols::Sym]| {
                 s.iter().map(|&s| names.name(s)).collect::<Vec<_>>().join(", ")
             };
-            let _ = writeln!(out, "  scopes: {}", list(&task.scopes));
+            let scopes = match list(&task.scopes) {
+                l if l.is_empty() => "(none)".to_string(),
+                l => l,
+            };
+            let _ = writeln!(out, "  scopes: {scopes}");
             if !task.amplified.is_empty() {
                 let _ = writeln!(out, "  \u{26a0} amplified: {}", list(&task.amplified));
             }
