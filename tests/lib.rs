@@ -1,6 +1,7 @@
 //! One integration-test binary, a module per feature.
 
 mod adapter;
+mod authority;
 mod cli;
 mod common;
 mod engine;
