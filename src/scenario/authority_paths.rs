@@ -9,7 +9,7 @@
 //! callee, missing scopes) is reported once, by its shortest path.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::engine::admission::{CallerContext, check_delegation};
 use crate::engine::chain::{ChainRef, Chains};
@@ -76,12 +76,20 @@ pub fn findings(scenario: &Scenario) -> Vec<Finding> {
     let mut reported: BTreeSet<(CallerIx, AgentIx, Vec<Sym>)> = BTreeSet::new();
     let mut out = Vec::new();
 
-    // Level 1: what the driver steps reach, in step order.
+    // Level 1: what the driver steps reach, in step order. A file of many sends names few
+    // (caller, target) pairs: each is resolved and checked once.
+    let upstreams: Vec<ChainRef> = scenario
+        .callers
+        .iter()
+        .map(|c| chains.from_slice(&c.delegation_chain))
+        .collect();
+    let mut entered: BTreeSet<(CallerIx, AgentIx)> = BTreeSet::new();
+    let mut discovered: HashMap<(CallerIx, &[Sym]), Option<AgentIx>> = HashMap::new();
     let mut level = Vec::new();
     for step in &scenario.steps {
         let Step::Send(send) = step else { continue };
         let c = &scenario.callers[send.caller];
-        let upstream = chains.from_slice(&c.delegation_chain);
+        let upstream = upstreams[send.caller];
         let ctx = CallerContext {
             agent_id: c.sym,
             tenant: c.tenant,
@@ -91,11 +99,16 @@ pub fn findings(scenario: &Scenario) -> Vec<Finding> {
         };
         let callee = match &send.to {
             Target::Agent(a) => Some(*a),
-            Target::Discover(tags) => {
-                discovery::top(&ctx, tags, &scenario.directory, &scenario.agents)
-            }
+            Target::Discover(tags) => *discovered
+                .entry((send.caller, tags.as_slice()))
+                .or_insert_with(|| {
+                    discovery::top(&ctx, tags, &scenario.directory, &scenario.agents)
+                }),
         };
         let Some(callee) = callee else { continue };
+        if !entered.insert((send.caller, callee)) {
+            continue;
+        }
         if !check_delegation(&ctx, &scenario.agents[callee], scenario, &chains).is_empty() {
             continue;
         }
