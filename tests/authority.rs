@@ -52,7 +52,10 @@ fn amplified(report: &Value) -> Vec<Option<Vec<String>>> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| t.get("amplified").map(|a| serde_json::from_value(a.clone()).unwrap()))
+        .map(|t| {
+            t.get("amplified")
+                .map(|a| serde_json::from_value(a.clone()).unwrap())
+        })
         .collect()
 }
 
@@ -62,7 +65,11 @@ fn attenuation_over_three_hops_is_the_intersection_in_the_agents_order() {
     let a2 = agent("a2", "[b, c, y]", "[]", Some("a3"), "");
     let a3 = agent("a3", "[c, z, b]", "[]", Some("core"), "");
     let core = agent("core", "[]", "[c]", None, "");
-    let text = chain_world("authority: attenuate", "[a, b, c, d]", &[&a1, &a2, &a3, &core]);
+    let text = chain_world(
+        "authority: attenuate",
+        "[a, b, c, d]",
+        &[&a1, &a2, &a3, &core],
+    );
     let r = report_value(&text);
     let want: Vec<Vec<&str>> = vec![
         vec!["a", "b", "c", "d"],
@@ -76,7 +83,11 @@ fn attenuation_over_three_hops_is_the_intersection_in_the_agents_order() {
 
     // A scope lost at the first hop is missing at the third: the ordinary `scope` denial.
     let core = agent("core", "[]", "[a]", None, "");
-    let text = chain_world("authority: attenuate", "[a, b, c, d]", &[&a1, &a2, &a3, &core]);
+    let text = chain_world(
+        "authority: attenuate",
+        "[a, b, c, d]",
+        &[&a1, &a2, &a3, &core],
+    );
     let scenario = load(&text);
     let world = a2a_sim::engine::world::run(&scenario);
     assert_eq!(world.denials.len(), 1);
@@ -105,7 +116,10 @@ fn an_own_hop_resets_the_bound_and_only_tasks_that_needed_it_are_amplified() {
     ));
     // a2 delegates with its own [p, q]; a3 (attenuating again) passes on [p] only, so core,
     // which needs q, is refused.
-    assert_eq!(task_scopes(&r), vec![vec!["a", "b"], vec!["b"], vec!["p", "q"]]);
+    assert_eq!(
+        task_scopes(&r),
+        vec![vec!["a", "b"], vec!["b"], vec!["p", "q"]]
+    );
     assert_eq!(
         amplified(&r),
         vec![None, None, Some(vec!["p".to_string()])],
@@ -121,7 +135,10 @@ fn without_an_authority_key_the_report_has_no_new_keys() {
     let text = chain_world("push_allowed_hosts: []", "[]", &[&a1, &core]);
     let r = report_value(&text);
     for t in r["tasks"].as_array().unwrap() {
-        assert!(t.get("scopes").is_none() && t.get("amplified").is_none(), "{t}");
+        assert!(
+            t.get("scopes").is_none() && t.get("amplified").is_none(),
+            "{t}"
+        );
     }
     // An agent's key alone turns them on.
     let a1 = agent("a1", "[p]", "[]", Some("core"), ", authority: own");
@@ -217,8 +234,15 @@ fn check_prints_located_findings_notes_json_and_allow() {
         "{}",
         r.stderr
     );
-    assert_eq!(check("auth-deny", WHEN_WORLD, &["--deny", "warnings"]).status, 2);
-    let r = check("auth-allow", WHEN_WORLD, &["--allow", "authority_amplified"]);
+    assert_eq!(
+        check("auth-deny", WHEN_WORLD, &["--deny", "warnings"]).status,
+        2
+    );
+    let r = check(
+        "auth-allow",
+        WHEN_WORLD,
+        &["--allow", "authority_amplified"],
+    );
     assert_eq!((r.status, r.stderr.as_str()), (0, ""));
     let r = check("auth-json", WHEN_WORLD, &["--error-format", "json"]);
     let v: Value = serde_json::from_str(r.stderr.lines().next().unwrap()).unwrap();
@@ -226,22 +250,45 @@ fn check_prints_located_findings_notes_json_and_allow() {
     assert_eq!(v["severity"], "warning");
     assert_eq!(v["path"], serde_json::json!(["app", "gateway", "core"]));
     assert_eq!(v["scopes"], serde_json::json!(["pay:write"]));
-    assert_eq!((v["line"].as_u64(), v["column"].as_u64()), (Some(11), Some(13)));
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64()),
+        (Some(11), Some(13))
+    );
     // Borrowed from an agent marked `authority: own` itself: a note, green under --deny.
-    let marked = WHEN_WORLD.replace("    scopes: [pay:write]\n", "    scopes: [pay:write]\n    authority: own\n");
+    let marked = WHEN_WORLD.replace(
+        "    scopes: [pay:write]\n",
+        "    scopes: [pay:write]\n    authority: own\n",
+    );
     let r = check("auth-note", &marked, &["--deny", "warnings"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    assert!(r.stderr.starts_with("t.yaml:12:13: note[authority_amplified]: app → gateway → core"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("t.yaml:12:13: note[authority_amplified]: app → gateway → core"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
 fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let own = loader::load_path_with_warnings(&root.join("scenarios/confused-deputy.yaml")).unwrap();
-    let codes: Vec<_> = own.warnings.iter().map(|d| d.coded.as_ref().map(|c| c.severity.as_str())).collect();
+    let own =
+        loader::load_path_with_warnings(&root.join("scenarios/confused-deputy.yaml")).unwrap();
+    let codes: Vec<_> = own
+        .warnings
+        .iter()
+        .map(|d| d.coded.as_ref().map(|c| c.severity.as_str()))
+        .collect();
     assert_eq!(codes, vec![Some("warning"), Some("note")]);
     let world = a2a_sim::engine::world::run(&own.scenario);
-    assert_eq!(world.tasks.iter().filter(|t| !t.amplified.is_empty()).count(), 2);
+    assert_eq!(
+        world
+            .tasks
+            .iter()
+            .filter(|t| !t.amplified.is_empty())
+            .count(),
+        2
+    );
     let att = loader::load_path(&root.join("scenarios/confused-deputy-attenuated.yaml")).unwrap();
     let world = a2a_sim::engine::world::run(&att);
     let d = &world.denials[1];
@@ -264,13 +311,28 @@ fn allowed_host_entries_are_what_the_url_parser_sees() {
         "hooks%5cevil.example", "hooks%2facme.example",
     ];
     for entry in refused {
-        assert!(HostPattern::parse(entry).is_err(), "{entry:?} must be refused");
+        assert!(
+            HostPattern::parse(entry).is_err(),
+            "{entry:?} must be refused"
+        );
     }
     let normalised = [
-        ("Hooks.ACME.example", HostPattern::Exact("hooks.acme.example".into())),
-        ("hooks%2eacme.example", HostPattern::Exact("hooks.acme.example".into())),
-        ("*.Bücher.example", HostPattern::AnySubdomainOf("xn--bcher-kva.example".into())),
-        (&format!("{}.example", "a".repeat(63)), HostPattern::Exact(format!("{}.example", "a".repeat(63)))),
+        (
+            "Hooks.ACME.example",
+            HostPattern::Exact("hooks.acme.example".into()),
+        ),
+        (
+            "hooks%2eacme.example",
+            HostPattern::Exact("hooks.acme.example".into()),
+        ),
+        (
+            "*.Bücher.example",
+            HostPattern::AnySubdomainOf("xn--bcher-kva.example".into()),
+        ),
+        (
+            &format!("{}.example", "a".repeat(63)),
+            HostPattern::Exact(format!("{}.example", "a".repeat(63))),
+        ),
     ];
     for (entry, want) in normalised {
         assert_eq!(HostPattern::parse(entry), Ok(want), "{entry}");
@@ -281,7 +343,11 @@ agents: [{name: a, tenant: t, clearance: public, skills: [{id: s, tags: [x]}]}]
 callers: [{id: c, tenant: t, classification: public}]
 steps: []
 ";
-    assert!(load_err(text).contains("test.yaml:1:"), "{}", load_err(text));
+    assert!(
+        load_err(text).contains("test.yaml:1:"),
+        "{}",
+        load_err(text)
+    );
 }
 
 #[test]
@@ -299,7 +365,10 @@ fn hosts_with_empty_or_over_long_labels_are_refused_under_wildcards_too() {
         ("https://ok.example./", false),
         (&format!("https://{long}.hooks.example/") as &str, false),
         (&format!("https://{}.hooks.example/", "a".repeat(63)), true),
-        (&format!("https://{}hooks.example/", "a.".repeat(125)), false),
+        (
+            &format!("https://{}hooks.example/", "a.".repeat(125)),
+            false,
+        ),
     ];
     for (url, ok) in rows {
         assert_eq!(check_push_url(url, &allowed).is_ok(), ok, "{url}");
@@ -336,8 +405,10 @@ fn minted_context_ids_skip_literal_ones_across_tenants() {
     assert_eq!(acp.stdout.matches("ctx-2\\\"").count(), 1, "{}", acp.stdout);
     assert_eq!(acp.stdout.matches("ctx-3\\\"").count(), 1, "{}", acp.stdout);
     let runs: Vec<Value> = serde_json::from_str(&acp.stdout).unwrap();
-    let sessions: std::collections::BTreeSet<&str> =
-        runs.iter().map(|r| r["session_id"].as_str().unwrap()).collect();
+    let sessions: std::collections::BTreeSet<&str> = runs
+        .iter()
+        .map(|r| r["session_id"].as_str().unwrap())
+        .collect();
     assert_eq!(sessions.len(), 4);
 }
 
@@ -358,11 +429,15 @@ steps:
         let r = a2a_sim_in(&dir, &["run", "--format", format, "t.yaml"], None);
         assert_eq!(r.status, 0, "{format}: {}", r.stderr);
         for secret in ["QSECRET", "FSECRET", "t0k"] {
-            assert!(!r.stdout.contains(secret) && !r.stderr.contains(secret), "{format} shows {secret}");
+            assert!(
+                !r.stdout.contains(secret) && !r.stderr.contains(secret),
+                "{format} shows {secret}"
+            );
         }
         if format == "json" || format == "table" {
             assert!(
-                r.stdout.contains("https://hooks.acme.example/cb?[redacted]#[redacted]"),
+                r.stdout
+                    .contains("https://hooks.acme.example/cb?[redacted]#[redacted]"),
                 "{format}: {}",
                 r.stdout
             );
@@ -385,8 +460,13 @@ callers:
 steps:
   - send: {caller: app, to: payments, text: go}
 ";
-    let loaded = loader::load_str_with_warnings("t.yaml", text, Path::new("."), "t".into()).unwrap();
-    let got: Vec<String> = loaded.warnings.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.message)).collect();
+    let loaded =
+        loader::load_str_with_warnings("t.yaml", text, Path::new("."), "t".into()).unwrap();
+    let got: Vec<String> = loaded
+        .warnings
+        .iter()
+        .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+        .collect();
     assert_eq!(
         got,
         vec![

@@ -120,7 +120,10 @@ pub fn check_labels(host: &str) -> Result<(), String> {
             return Err("the host has an empty label".to_string());
         }
         if label.len() > 63 {
-            return Err(format!("a label of the host is {} octets, over 63", label.len()));
+            return Err(format!(
+                "a label of the host is {} octets, over 63",
+                label.len()
+            ));
         }
     }
     Ok(())

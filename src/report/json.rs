@@ -240,7 +240,10 @@ impl Serialize for TaskJson<'_, '_> {
         if w.scenario.policy.authority_keys {
             m.serialize_entry("scopes", &Seq(t.scopes.iter().map(|&s| names.name(s))))?;
             if !t.amplified.is_empty() {
-                m.serialize_entry("amplified", &Seq(t.amplified.iter().map(|&s| names.name(s))))?;
+                m.serialize_entry(
+                    "amplified",
+                    &Seq(t.amplified.iter().map(|&s| names.name(s))),
+                )?;
             }
         }
         m.serialize_entry("messages", &Seq(t.messages.iter().map(MessageJson)))?;

@@ -105,7 +105,10 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
         if world.scenario.policy.authority_keys {
             let list = |s: &[crate::engine::symbols::Sym]| {
-                s.iter().map(|&s| names.name(s)).collect::<Vec<_>>().join(", ")
+                s.iter()
+                    .map(|&s| names.name(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             let scopes = match list(&task.scopes) {
                 l if l.is_empty() => "(none)".to_string(),

@@ -167,8 +167,7 @@ pub fn findings(scenario: &Scenario) -> Vec<Finding> {
                         .collect();
                     let mut hops = r.hops.clone();
                     hops.push(callee);
-                    if !missing.is_empty() && reported.insert((r.caller, callee, missing.clone()))
-                    {
+                    if !missing.is_empty() && reported.insert((r.caller, callee, missing.clone())) {
                         out.push(finding(scenario, r.caller, &hops, last_own, &missing, site));
                     }
                     if seen.insert((r.caller, callee, scopes.clone())) {
@@ -280,7 +279,11 @@ fn collect<'s>(at: &[Seg], steps: &'s [HandlerStep], out: &mut Vec<Site<'s>>) {
             }
             HandlerStep::When(w) => {
                 collect(&[&here[..], &[Seg::from("then")]].concat(), &w.then, out);
-                collect(&[&here[..], &[Seg::from("else")]].concat(), &w.otherwise, out);
+                collect(
+                    &[&here[..], &[Seg::from("else")]].concat(),
+                    &w.otherwise,
+                    out,
+                );
             }
             _ => {}
         }

@@ -37,7 +37,9 @@ const DEFAULT_IGNORABLE: [(u32, u32); 17] = [
 
 fn ignorable(c: char) -> bool {
     let c = c as u32;
-    DEFAULT_IGNORABLE.iter().any(|&(lo, hi)| (lo..=hi).contains(&c))
+    DEFAULT_IGNORABLE
+        .iter()
+        .any(|&(lo, hi)| (lo..=hi).contains(&c))
 }
 
 /// NFKC, case folded (full lower-casing) and without Default_Ignorable code points.
@@ -67,7 +69,10 @@ pub fn warnings(scenario: &Scenario) -> Vec<Problem> {
     let mut scopes: Vec<(String, Vec<Seg>)> = Vec::new();
     let add_scopes = |list: &[Sym], at: Vec<Seg>, out: &mut Vec<(String, Vec<Seg>)>| {
         for (j, &s) in list.iter().enumerate() {
-            out.push((names.name(s).to_string(), [&at[..], &[Seg::Index(j)]].concat()));
+            out.push((
+                names.name(s).to_string(),
+                [&at[..], &[Seg::Index(j)]].concat(),
+            ));
         }
     };
     for (i, a) in scenario.agents.iter().enumerate() {

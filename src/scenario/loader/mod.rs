@@ -9,8 +9,8 @@ use crate::engine::symbols::{Sym, Symbols};
 use crate::error::{Coded, Diagnostic, LoadError, Severity, with_hint};
 use crate::protocol::timestamp::parse_rfc3339;
 use crate::scenario::file::*;
-use crate::scenario::{authority_paths, confusables, paths};
 use crate::scenario::yaml::{self, Seg};
+use crate::scenario::{authority_paths, confusables, paths};
 
 /// Reads and loads one scenario file. `display` is how diagnostics name it.
 pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
@@ -111,8 +111,9 @@ pub fn load_str_with_warnings(
 /// `check`'s coded findings, located, in their own order: laundering paths (shortest first, walk
 /// order), then look-alike identities.
 fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
-    let locate = |at: &[Seg], message: String, coded: Coded| {
-        let (line, column) = yaml::locate(text, at).unwrap_or((1, 1));
+    let mut locator = yaml::Locator::new(text);
+    let mut locate = |at: &[Seg], message: String, coded: Coded| {
+        let (line, column) = locator.locate(at).unwrap_or((1, 1));
         Diagnostic {
             file: display.to_string(),
             line,
