@@ -219,6 +219,24 @@ fn check_finds_laundering_on_a_when_branch_and_a_discovery_candidate_once_by_sho
             "app gateway core".to_string()
         )]
     );
+    // The card a handler's `{discover}` picks (core ranks first once the ledger sorts after it).
+    let picked = only_else
+        .replace(
+            "          - working\n",
+            "          - delegate: {to: {discover: [booking]}, text: book}\n",
+        )
+        .replace("aaa-ledger", "zzz-ledger")
+        .replace(
+            "          - fan_out: {to: {discover: [booking]}, text: book}",
+            "          - working",
+        );
+    assert_eq!(
+        findings(&picked),
+        vec![(
+            "authority_amplified:11:13".to_string(),
+            "app gateway core".to_string()
+        )]
+    );
     // Attenuation leaves nothing to find.
     assert!(findings(&format!("policy: {{authority: attenuate}}\n{WHEN_WORLD}")).is_empty());
 }
