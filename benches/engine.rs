@@ -30,7 +30,7 @@ fn caller(s: &Scenario, chains: &Chains) -> CallerContext<'static> {
         agent_id: c.sym,
         tenant: c.tenant,
         classification: c.classification,
-        scopes: Box::leak(c.scopes.clone().into_boxed_slice()),
+        scopes: std::borrow::Cow::Owned(c.scopes.clone()),
         delegation_chain: None,
     }
 }

@@ -3,6 +3,7 @@
 
     python3 scripts/bench.py            # everything (a few minutes on 2 cores)
     python3 scripts/bench.py --quick    # smaller inputs, fewer repeats
+    A2A_SIM_BASELINE=/tmp/old/a2a-sim python3 scripts/bench.py   # also check against an older build
 
 Builds the release binaries, generates seeded synthetic scenarios with `a2a-sim-gen` into
 target/bench/, times whole commands (best of N wall-clock runs), and prints each figure with its
@@ -90,6 +91,17 @@ def main():
     check = best(sim("check", big))
     run = best(sim("run", "--format", "json", big))
     report(f"run/check on {steps:,} steps, 200 agents", f"{run:.3f}s / {check:.3f}s = {run / check:.2f}x", "<= 2x", run <= 2 * check)
+
+    # 2b. check's laundering finder and look-alike ids (issue 16) cost at most 1.5x the check of
+    # before: with A2A_SIM_BASELINE=path/to/an/older/a2a-sim, both on the same 200-agent files.
+    baseline = os.environ.get("A2A_SIM_BASELINE")
+    if baseline:
+        for n in (1_000, steps):
+            f = gen(f"gen-{n}.yaml", "--seed", "1", "--agents", "200", "--steps", str(n))
+            before = best([baseline, "check", f], REPEAT * 2)
+            after = best(sim("check", f), REPEAT * 2)
+            report(f"check on {n:,} steps, 200 agents, against the baseline", f"{after:.3f}s / {before:.3f}s = {after / before:.2f}x",
+                   "<= 1.5x", after <= 1.5 * before)
 
     # 3. Linear histories: 10x the status changes of one task costs at most 12x, end to end.
     h = 2_000 if QUICK else 10_000

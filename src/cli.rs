@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::corpus;
 use crate::engine::world;
-use crate::error::{Diagnostic, EXIT_LOAD, LoadError};
+use crate::error::{Diagnostic, EXIT_LOAD, LoadError, Severity};
 use crate::protocol::adapter;
 use crate::protocol::card;
 use crate::protocol::export;
@@ -54,6 +54,9 @@ enum Command {
         /// Treat these as errors (exit status 2): `--deny warnings`.
         #[arg(long, value_enum)]
         deny: Vec<Deny>,
+        /// Silence one finding code (repeatable): `--allow authority_amplified`.
+        #[arg(long, value_enum)]
+        allow: Vec<Allow>,
         /// Worker threads (default: one per core).
         #[arg(long)]
         jobs: Option<usize>,
@@ -193,6 +196,25 @@ enum ErrorFormat {
     Json,
 }
 
+/// The coded findings `check --allow` can silence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+enum Allow {
+    /// A path that reaches a scope its driver caller lacks (authority.md §3).
+    AuthorityAmplified,
+    /// Two look-alike ids, tenants or scopes.
+    ConfusableIds,
+}
+
+impl Allow {
+    fn code(self) -> &'static str {
+        match self {
+            Allow::AuthorityAmplified => "authority_amplified",
+            Allow::ConfusableIds => "confusable_ids",
+        }
+    }
+}
+
 /// What `check --deny` turns into errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Deny {
@@ -269,11 +291,13 @@ pub fn main() -> i32 {
             paths,
             error_format,
             deny,
+            allow,
             jobs,
         } => check(
             &paths,
             error_format,
             deny.contains(&Deny::Warnings),
+            &allow.iter().map(|a| a.code()).collect::<Vec<_>>(),
             jobs.unwrap_or_else(corpus::default_jobs),
         ),
         Command::Test {
@@ -473,7 +497,13 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
     }
 }
 
-fn check(paths: &[PathBuf], format: ErrorFormat, deny_warnings: bool, jobs: usize) -> i32 {
+fn check(
+    paths: &[PathBuf],
+    format: ErrorFormat,
+    deny_warnings: bool,
+    allowed: &[&str],
+    jobs: usize,
+) -> i32 {
     let files = match corpus::expand(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -499,23 +529,45 @@ fn check(paths: &[PathBuf], format: ErrorFormat, deny_warnings: bool, jobs: usiz
             Ok(warnings) if deny_warnings => (warnings, "error"),
             Ok(warnings) => (warnings, "warning"),
         };
-        if severity == "error" && !diagnostics.is_empty() {
-            status = EXIT_LOAD;
-        }
+        let diagnostics: Vec<Diagnostic> = diagnostics
+            .into_iter()
+            .filter(|d| d.coded.as_ref().is_none_or(|c| !allowed.contains(&c.code)))
+            .collect();
         for d in &diagnostics {
-            let line = match format {
-                ErrorFormat::Human if severity == "warning" => {
+            // A note stays a note under `--deny warnings`: a service identity accepted on purpose.
+            let severity = match &d.coded {
+                Some(c) if c.severity == Severity::Note => "note",
+                _ => severity,
+            };
+            if severity == "error" {
+                status = EXIT_LOAD;
+            }
+            let line = match (format, &d.coded) {
+                (ErrorFormat::Human, Some(c)) => format!(
+                    "{}:{}:{}: {severity}[{}]: {}",
+                    d.file, d.line, d.column, c.code, d.message
+                ),
+                (ErrorFormat::Human, None) if severity == "warning" => {
                     format!("{}:{}:{}: warning: {}", d.file, d.line, d.column, d.message)
                 }
-                ErrorFormat::Human => d.to_string(),
-                ErrorFormat::Json => serde_json::json!({
-                    "severity": severity,
-                    "file": d.file,
-                    "line": d.line,
-                    "column": d.column,
-                    "message": d.message,
-                })
-                .to_string(),
+                (ErrorFormat::Human, None) => d.to_string(),
+                (ErrorFormat::Json, coded) => {
+                    let mut v = serde_json::json!({
+                        "severity": severity,
+                        "file": d.file,
+                        "line": d.line,
+                        "column": d.column,
+                        "message": d.message,
+                    });
+                    if let (Some(c), Some(o)) = (coded, v.as_object_mut()) {
+                        o.insert("code".into(), c.code.into());
+                        if c.code == "authority_amplified" {
+                            o.insert("path".into(), c.path.clone().into());
+                            o.insert("scopes".into(), c.scopes.clone().into());
+                        }
+                    }
+                    v.to_string()
+                }
             };
             let _ = writeln!(err, "{line}");
         }

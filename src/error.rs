@@ -18,6 +18,34 @@ pub struct Diagnostic {
     /// 1-based column.
     pub column: usize,
     pub message: String,
+    /// Set on a coded finding of `check` (`warning[CODE]` / `note[CODE]`).
+    pub coded: Option<Box<Coded>>,
+}
+
+/// What a coded finding adds to a diagnostic: its code and severity, and for
+/// `authority_amplified` the path (ids, in order) and the scopes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coded {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub path: Vec<String>,
+    pub scopes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Warning,
+    /// Reported, but never an error, even under `--deny warnings`.
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -44,6 +72,7 @@ impl LoadError {
                 line,
                 column,
                 message: message.into(),
+                coded: None,
             }],
         }
     }

@@ -2,6 +2,7 @@
 
 mod adapter;
 mod analyses;
+mod authority;
 mod behaviour;
 mod cli;
 mod common;

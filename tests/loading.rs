@@ -478,7 +478,9 @@ fn the_bundled_handler_bugs_get_warnings_and_other_scenarios_none() {
         "admission-denials.yaml",
     ] {
         let l = loader::load_path_with_warnings(&root.join("scenarios").join(f)).unwrap();
-        assert!(l.warnings.is_empty(), "{f}: {:?}", l.warnings);
+        // Laundering paths (issue 16) are findings of their own, not handler bugs.
+        let bugs: Vec<_> = l.warnings.iter().filter(|d| d.coded.is_none()).collect();
+        assert!(bugs.is_empty(), "{f}: {bugs:?}");
     }
 }
 

@@ -1,5 +1,7 @@
 //! `check_delegation`: may this caller delegate to this card? Every denial, not the first.
 
+use std::borrow::Cow;
+
 use crate::engine::chain::{ChainRef, Chains};
 use crate::engine::scenario::{Agent, Level, Scenario};
 use crate::engine::symbols::Sym;
@@ -7,12 +9,13 @@ use crate::engine::symbols::Sym;
 /// A verified caller context: who is asking, for which tenant, with what data and scopes.
 /// For a driver step it comes from the scenario's `callers`; for a nested delegation the server
 /// derives it from the running task.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct CallerContext<'a> {
     pub agent_id: Sym,
     pub tenant: Sym,
     pub classification: Level,
-    pub scopes: &'a [Sym],
+    /// Borrowed from the file, except where attenuation narrowed them (authority.md §1).
+    pub scopes: Cow<'a, [Sym]>,
     pub delegation_chain: ChainRef,
 }
 

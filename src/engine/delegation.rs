@@ -381,6 +381,8 @@ impl<'s> World<'s> {
             data: message.data.as_ref(),
             via: Some((ix, m)),
             attempt,
+            scopes: ctx.scopes,
+            origin: self.tasks[task].origin,
         });
         Member {
             task: Some(child),

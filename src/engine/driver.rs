@@ -186,6 +186,8 @@ impl<'s> World<'s> {
             data: send.message.data.as_ref(),
             via: None,
             attempt: 1,
+            scopes: ctx.scopes.clone(),
+            origin: send.caller,
         });
         if let Some(a) = send.alias {
             self.alias_tasks[a] = Some(task);

@@ -45,24 +45,49 @@ pub enum HostPattern {
 }
 
 impl HostPattern {
+    /// An entry as the URL parser sees it (semantics.md §6): the host of `https://ENTRY/`, and
+    /// nothing of the entry may fall outside that host, so no entry allows a host nobody wrote.
     pub fn parse(pattern: &str) -> Result<HostPattern, String> {
         let (wild, host) = match pattern.strip_prefix("*.") {
             Some(rest) => (true, rest),
             None => (false, pattern),
         };
-        let bad = || {
+        let bad = |why: &str| {
             format!(
-                "`{pattern}` is not a host name or `*.domain` pattern (no scheme, port, path or IP)"
+                "`{}` is not a host name or `*.domain` pattern: {why}",
+                pattern.escape_debug()
             )
         };
-        if host.is_empty() || host.contains(['/', ':', '@', '*', '?', '#']) {
-            return Err(bad());
+        if host.is_empty() {
+            return Err(bad("it names no host"));
         }
-        let url = Url::parse(&format!("https://{host}/")).map_err(|_| bad())?;
-        let Some(Host::Domain(normal)) = url.host() else {
-            return Err(bad());
+        if let Some(c) = host
+            .chars()
+            .find(|&c| REFUSED_IN_ENTRY.contains(&c) || c.is_whitespace() || c.is_control())
+        {
+            let what = match c {
+                '*' => "a `*` may only start it, as `*.`".to_string(),
+                c if c.is_whitespace() || c.is_control() => {
+                    format!("it holds {:?}, which is not part of a host", c)
+                }
+                c => format!(
+                    "the URL parser would end the host at `{c}` (no scheme, port, path, user or IP)"
+                ),
+            };
+            return Err(bad(&what));
+        }
+        let url = Url::parse(&format!("https://{host}/"))
+            .map_err(|e| bad(&format!("the URL parser refuses it ({e})")))?;
+        // Belt and braces: the whole entry must have become the host.
+        if url.path() != "/" || url.query().is_some() || url.fragment().is_some() {
+            return Err(bad("part of it is not the host"));
+        }
+        let normal = match url.host() {
+            Some(Host::Domain(d)) => d.to_string(),
+            Some(Host::Ipv4(_) | Host::Ipv6(_)) => return Err(bad("it is an IP address")),
+            None => return Err(bad("it names no host")),
         };
-        let normal = normal.to_string();
+        check_labels(&normal).map_err(|why| bad(&why))?;
         Ok(if wild {
             HostPattern::AnySubdomainOf(normal)
         } else {
@@ -78,6 +103,48 @@ impl HostPattern {
                 .is_some_and(|head| head.len() > 1 && head.ends_with('.')),
         }
     }
+}
+
+/// What an allow-list entry may not hold: every character at which the URL parser ends a host
+/// (`\\` is `/` in an https URL) and a `*` past the leading `*.`. Whitespace and controls too.
+pub const REFUSED_IN_ENTRY: [char; 7] = ['\\', '/', '@', ':', '?', '#', '*'];
+
+/// Every label non-empty and at most 63 octets, the name at most 253 (a trailing dot is an empty
+/// label).
+pub fn check_labels(host: &str) -> Result<(), String> {
+    if host.len() > 253 {
+        return Err(format!("the host name is {} octets, over 253", host.len()));
+    }
+    for label in host.split('.') {
+        if label.is_empty() {
+            return Err("the host has an empty label".to_string());
+        }
+        if label.len() > 63 {
+            return Err(format!(
+                "a label of the host is {} octets, over 63",
+                label.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The URL as recorded and shown (semantics.md §6): the parser's serialisation, with a query and
+/// a fragment (which often carry a webhook's secret) replaced by `[redacted]`.
+pub fn recorded_url(url: &Url) -> String {
+    let mut shown = url.clone();
+    shown.set_query(None);
+    shown.set_fragment(None);
+    let mut out = shown.to_string();
+    if url.query().is_some() {
+        out.push('?');
+        out.push_str(REDACTED);
+    }
+    if url.fragment().is_some() {
+        out.push('#');
+        out.push_str(REDACTED);
+    }
+    out
 }
 
 /// Why a push URL is refused (`host_not_allowed`), or the URL as it is recorded.
@@ -109,24 +176,11 @@ pub fn check_push_url_host(raw: &str, allowed: &[HostPattern]) -> Result<(String
             "push host `{host}` is not on policy.push_allowed_hosts"
         ));
     }
+    // After the list, so a host the list never named keeps the plainer reason.
+    if let Err(why) = check_labels(&host) {
+        return Err(format!("push host `{host}` is refused: {why}"));
+    }
     Ok((recorded_url(&url), host))
-}
-
-/// The URL as every output records it (semantics.md §6): the parser's serialisation with the query
-/// and fragment, when present (even empty), shown as `?[redacted]` / `#[redacted]`.
-pub fn recorded_url(url: &Url) -> String {
-    let (query, fragment) = (url.query().is_some(), url.fragment().is_some());
-    let mut bare = url.clone();
-    bare.set_query(None);
-    bare.set_fragment(None);
-    let mut out = bare.to_string();
-    if query {
-        out.push_str("?[redacted]");
-    }
-    if fragment {
-        out.push_str("#[redacted]");
-    }
-    out
 }
 
 #[cfg(test)]

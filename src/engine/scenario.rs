@@ -119,6 +119,22 @@ pub enum Expected<T> {
 pub struct Policy {
     pub max_depth: u64,
     pub push_allowed_hosts: Vec<HostPattern>,
+    /// `policy.authority`: the scopes a nested delegation carries (authority.md §1).
+    pub authority: Authority,
+    /// Whether the file has any `authority` key: only then does the report show `scopes` and
+    /// `amplified` (the compatibility rule).
+    pub authority_keys: bool,
+}
+
+/// Which scopes a nested caller context carries (authority.md §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Authority {
+    /// The delegating agent's own scopes: a service identity (the default, and the rule before
+    /// authority was modelled).
+    #[default]
+    Own,
+    /// The delegating agent's scopes ∩ the incoming context's: authority only shrinks.
+    Attenuate,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -169,6 +185,8 @@ pub struct Agent {
     pub clearance: Level,
     pub required_scopes: Vec<Sym>,
     pub scopes: Vec<Sym>,
+    /// `authority:` on the agent: overrides the policy for delegations made from it.
+    pub authority: Option<Authority>,
     pub handler: Vec<HandlerStep>,
     /// The `as` names of the handler's delegations and fan-outs, indexed by [`ResultIx`].
     pub results: Vec<String>,
@@ -177,6 +195,11 @@ pub struct Agent {
 impl Agent {
     pub fn name(&self) -> &str {
         &self.card.name
+    }
+
+    /// The rule for delegations made from this agent: its own `authority:`, else the policy's.
+    pub fn authority(&self, policy: &Policy) -> Authority {
+        self.authority.unwrap_or(policy.authority)
     }
 }
 

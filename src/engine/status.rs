@@ -33,16 +33,24 @@ pub(crate) struct NewTask<'s> {
     /// The delegation creating it, and its member number there.
     pub via: Option<(DelegationIx, usize)>,
     pub attempt: u32,
+    /// The scopes of the caller context admission checked.
+    pub scopes: Cow<'s, [crate::engine::symbols::Sym]>,
+    /// The driver caller at the root of its chain.
+    pub origin: CallerIx,
 }
 
 impl<'s> World<'s> {
     /// Creates a task in `submitted` at the next tick, opens its call's stream with it and queues
     /// its handler.
     pub(crate) fn create_task(&mut self, new: NewTask<'s>) -> (TaskIx, CallId) {
-        let context = new.context.unwrap_or_else(|| {
-            self.ids.context += 1;
-            Context::Minted(self.ids.context)
-        });
+        let context = match new.context {
+            Some(c) => {
+                self.hold_context(c);
+                c
+            }
+            None => self.mint_context(),
+        };
+        let amplified = self.amplified(new.agent, new.origin);
         self.ids.task += 1;
         let tick = self.next_tick();
         let message = Message {
@@ -71,6 +79,9 @@ impl<'s> World<'s> {
             attempt: new.attempt,
             decisions: Vec::new(),
             return_immediately: false,
+            scopes: new.scopes,
+            origin: new.origin,
+            amplified,
         });
         self.runs.push(Run {
             via: new.via,
@@ -83,6 +94,38 @@ impl<'s> World<'s> {
         // A new task's handler is ready at its submitted tick.
         self.wake(ix, tick);
         (ix, call)
+    }
+
+    /// A fresh `ctx-N`, skipping every number a caller-supplied `ctx-N` already holds (semantics.md
+    /// §1), so two unrelated conversations never share an id.
+    fn mint_context(&mut self) -> Context<'s> {
+        loop {
+            self.ids.context += 1;
+            if !self.literal_contexts.contains(&self.ids.context) {
+                return Context::Minted(self.ids.context);
+            }
+        }
+    }
+
+    /// Notes a caller-supplied id that reads like a minted one and is not minted yet.
+    fn hold_context(&mut self, c: Context<'s>) {
+        if let Context::Named(s) = c
+            && let Some(n) = minted_number(s)
+            && n > self.ids.context
+        {
+            self.literal_contexts.insert(n);
+        }
+    }
+
+    /// The callee's required scopes the originating caller lacks (authority.md §2).
+    fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Vec<crate::engine::symbols::Sym> {
+        let held = &self.scenario.callers[origin].scopes;
+        self.scenario.agents[agent]
+            .required_scopes
+            .iter()
+            .filter(|s| !held.contains(s))
+            .copied()
+            .collect()
     }
 
     /// Opens a call (a send, stream, reply or nested delegation) whose stream the task's events
@@ -216,4 +259,11 @@ impl<'s> World<'s> {
             let _ = self.set_status(t, TaskState::Canceled, Some(Cow::Owned(why)));
         }
     }
+}
+
+/// `N` when `id` is exactly how the counter would print `ctx-N` (so `ctx-02` is not `ctx-2`).
+fn minted_number(id: &str) -> Option<u64> {
+    let digits = id.strip_prefix("ctx-")?;
+    let n: u64 = digits.parse().ok()?;
+    (n.to_string() == digits).then_some(n)
 }

@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 use crate::engine::chain::ChainRef;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::Secret;
-use crate::engine::scenario::{AgentIx, ArtifactSpec, DataMap, Level};
+use crate::engine::scenario::{AgentIx, ArtifactSpec, CallerIx, DataMap, Level};
 use crate::engine::symbols::Sym;
 
 /// Index of a task in the world; `task-N` has index N − 1, so creation order is id order.
@@ -152,4 +152,11 @@ pub struct Task<'s> {
     pub decisions: Vec<Decision>,
     /// Created by a non-blocking send (`return_immediately: true`).
     pub return_immediately: bool,
+    /// The scopes of the caller context that created it: the ones admission checked.
+    pub scopes: Cow<'s, [Sym]>,
+    /// The driver caller at the root of its chain.
+    pub origin: CallerIx,
+    /// The agent's required scopes that `origin` does not hold: admitted only through an `own`
+    /// hop (authority.md §2). Usually empty.
+    pub amplified: Vec<Sym>,
 }

@@ -4,6 +4,8 @@
 //! The driver's steps run in order; each runs the scheduler as long as it blocks (behaviour.md
 //! §2), and after the last one the scheduler runs to quiescence.
 
+use std::borrow::Cow;
+
 use crate::engine::admission::CallerContext;
 use crate::engine::chain::{ChainRef, Chains};
 use crate::engine::delegation::{Delegation, Pending};
@@ -13,6 +15,7 @@ use crate::engine::program::{Op, compile};
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::{Activity, DelegationIx, Scheduler};
+use crate::engine::symbols::Sym;
 use crate::engine::task::*;
 
 /// World-wide counters, one per kind of id; an id is drawn only when its object is created.
@@ -63,6 +66,8 @@ pub struct World<'s> {
     pub(crate) caller_upstream: Vec<ChainRef>,
     /// Set when a driver `wait: N` activity runs.
     pub(crate) driver_woken: bool,
+    /// The numbers of caller-supplied `ctx-N` ids not minted yet: the counter skips them.
+    pub(crate) literal_contexts: std::collections::BTreeSet<u64>,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -172,6 +177,7 @@ impl<'s> World<'s> {
             caller_chains,
             caller_upstream,
             driver_woken: false,
+            literal_contexts: std::collections::BTreeSet::new(),
         }
     }
 
@@ -210,14 +216,14 @@ impl<'s> World<'s> {
             agent_id: c.sym,
             tenant: c.tenant,
             classification: c.classification,
-            scopes: &c.scopes,
+            scopes: Cow::Borrowed(&c.scopes),
             delegation_chain: self.caller_upstream[caller],
         }
     }
 
     /// The context a server derives from its running task for a nested delegation: this agent,
-    /// its tenant and scopes, the task's data classification and chain. Nothing the handler says
-    /// can change it.
+    /// its tenant, the task's data classification and chain, and the scopes of
+    /// [`nested_scopes`](Self::nested_scopes). Nothing the handler says can change it.
     pub(crate) fn nested_context(&self, task: TaskIx) -> CallerContext<'s> {
         let t = &self.tasks[task];
         let agent = &self.scenario.agents[t.agent];
@@ -225,8 +231,27 @@ impl<'s> World<'s> {
             agent_id: agent.sym,
             tenant: agent.tenant,
             classification: t.classification,
-            scopes: &agent.scopes,
+            scopes: self.nested_scopes(task),
             delegation_chain: t.delegation_chain,
+        }
+    }
+
+    /// The scopes a delegation from `task` carries (authority.md §1): under `own` the agent's
+    /// own; under `attenuate` the agent's ∩ those of the context that created the task, in the
+    /// agent's order. The one place they are computed (a minted token's `scope` claim is these).
+    pub(crate) fn nested_scopes(&self, task: TaskIx) -> Cow<'s, [Sym]> {
+        let t = &self.tasks[task];
+        let agent = &self.scenario.agents[t.agent];
+        match agent.authority(&self.scenario.policy) {
+            Authority::Own => Cow::Borrowed(&agent.scopes),
+            Authority::Attenuate => {
+                let kept = |s: &&Sym| t.scopes.contains(s);
+                if agent.scopes.iter().all(|s| kept(&s)) {
+                    Cow::Borrowed(&agent.scopes)
+                } else {
+                    Cow::Owned(agent.scopes.iter().filter(kept).copied().collect())
+                }
+            }
         }
     }
 

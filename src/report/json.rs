@@ -256,6 +256,16 @@ impl Serialize for TaskJson<'_, '_> {
         if !t.decisions.is_empty() {
             m.serialize_entry("decisions", &Seq(t.decisions.iter().map(DecisionJson)))?;
         }
+        // Only a file that speaks of authority gets them (authority.md §2).
+        if w.scenario.policy.authority_keys {
+            m.serialize_entry("scopes", &Seq(t.scopes.iter().map(|&s| names.name(s))))?;
+            if !t.amplified.is_empty() {
+                m.serialize_entry(
+                    "amplified",
+                    &Seq(t.amplified.iter().map(|&s| names.name(s))),
+                )?;
+            }
+        }
         m.serialize_entry("messages", &Seq(t.messages.iter().map(MessageJson)))?;
         m.serialize_entry("artifacts", &Seq(t.artifacts.iter().map(ArtifactJson)))?;
         m.end()

@@ -132,6 +132,22 @@ pub fn render(world: &World, layout: Layout) -> String {
         if task.attempt >= 2 {
             let _ = writeln!(out, "  attempt: {}", task.attempt);
         }
+        if world.scenario.policy.authority_keys {
+            let list = |s: &[crate::engine::symbols::Sym]| {
+                s.iter()
+                    .map(|&s| names.name(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let scopes = match list(&task.scopes) {
+                l if l.is_empty() => "(none)".to_string(),
+                l => l,
+            };
+            let _ = writeln!(out, "  scopes: {scopes}");
+            if !task.amplified.is_empty() {
+                let _ = writeln!(out, "  \u{26a0} amplified: {}", list(&task.amplified));
+            }
+        }
         let mut t = table(layout, &["tick", "state", "message"]);
         for h in &task.history {
             let msg = h.message.map_or("", |m| &*task.messages[m].text);

@@ -1,8 +1,10 @@
 //! Scenario files: the YAML contract's types, parsing with positions, loading into the engine's
-//! model, card files, the JSON Schema, and `check`'s walk of every handler path. May use the
+//! model, card files, the JSON Schema, and `check`'s walks: handler paths, laundering paths, look-alike ids. May use the
 //! engine, `error` and protocol timestamps; never the reports.
 
+pub mod authority_paths;
 pub mod card_file;
+pub mod confusables;
 pub mod file;
 pub mod loader;
 pub mod paths;

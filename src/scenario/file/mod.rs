@@ -49,6 +49,16 @@ pub struct PolicyFile {
     pub push_allowed_hosts: Option<Vec<String>>,
     /// Webhook delivery: retries with exponential backoff, then a dead letter.
     pub push_delivery: Option<PushDeliveryFile>,
+    /// The scopes a nested delegation carries: `own` (the default) or `attenuate`.
+    pub authority: Option<AuthorityFile>,
+}
+
+/// `own`: an agent delegates with its own scopes; `attenuate`: with its scopes ∩ its caller's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthorityFile {
+    Own,
+    Attenuate,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -72,6 +82,8 @@ pub struct AgentFile {
     pub required_scopes: Vec<String>,
     #[serde(default)]
     pub scopes: Vec<String>,
+    /// Overrides `policy.authority` for delegations made from this agent.
+    pub authority: Option<AuthorityFile>,
     pub capabilities: Option<CapabilitiesFile>,
     pub skills: Option<Vec<SkillFile>>,
     #[serde(default)]

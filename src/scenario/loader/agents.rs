@@ -157,6 +157,7 @@ impl Loader<'_> {
             clearance,
             required_scopes: self.syms(&a.required_scopes),
             scopes: self.syms(&a.scopes),
+            authority: a.authority.map(authority),
             handler,
             results,
         }
@@ -187,5 +188,12 @@ impl Loader<'_> {
             scopes: self.syms(&c.scopes),
             delegation_chain: self.syms(&c.delegation_chain),
         }
+    }
+}
+
+pub(super) fn authority(a: AuthorityFile) -> Authority {
+    match a {
+        AuthorityFile::Own => Authority::Own,
+        AuthorityFile::Attenuate => Authority::Attenuate,
     }
 }

@@ -6,11 +6,11 @@ use std::path::Path;
 use crate::engine::push::HostPattern;
 use crate::engine::scenario::*;
 use crate::engine::symbols::{Sym, Symbols};
-use crate::error::{Diagnostic, LoadError, with_hint};
+use crate::error::{Coded, Diagnostic, LoadError, Severity, with_hint};
 use crate::protocol::timestamp::parse_rfc3339;
 use crate::scenario::file::*;
-use crate::scenario::paths;
 use crate::scenario::yaml::{self, Seg};
+use crate::scenario::{authority_paths, confusables, paths};
 
 /// Reads and loads one scenario file. `display` is how diagnostics name it.
 pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
@@ -99,12 +99,51 @@ pub fn load_str_with_warnings(
     };
     let scenario = loader.scenario(file, default_name);
     if loader.problems.is_empty() {
-        let warnings = locate_all(display, text, paths::warnings(&scenario));
+        let mut warnings = locate_all(display, text, paths::warnings(&scenario));
+        warnings.extend(coded(display, text, &scenario));
         return Ok(Loaded { scenario, warnings });
     }
     Err(LoadError {
         diagnostics: locate_all(display, text, loader.problems),
     })
+}
+
+/// `check`'s coded findings, located, in their own order: laundering paths (shortest first, walk
+/// order), then look-alike identities.
+fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
+    let mut locator = yaml::Locator::new(text);
+    let mut locate = |at: &[Seg], message: String, coded: Coded| {
+        let (line, column) = locator.locate(at).unwrap_or((1, 1));
+        Diagnostic {
+            file: display.to_string(),
+            line,
+            column,
+            message,
+            coded: Some(Box::new(coded)),
+        }
+    };
+    let mut out: Vec<Diagnostic> = authority_paths::findings(scenario)
+        .into_iter()
+        .map(|f| {
+            let coded = Coded {
+                code: "authority_amplified",
+                severity: f.severity,
+                path: f.path,
+                scopes: f.scopes,
+            };
+            locate(&f.at, f.message, coded)
+        })
+        .collect();
+    out.extend(confusables::warnings(scenario).into_iter().map(|p| {
+        let coded = Coded {
+            code: "confusable_ids",
+            severity: Severity::Warning,
+            path: Vec::new(),
+            scopes: Vec::new(),
+        };
+        locate(&p.path, p.message, coded)
+    }));
+    out
 }
 
 /// Positions for problems found by path, in file order.
@@ -118,6 +157,7 @@ fn locate_all(display: &str, text: &str, problems: Vec<Problem>) -> Vec<Diagnost
                 line,
                 column,
                 message: p.message,
+                coded: None,
             }
         })
         .collect();
@@ -197,7 +237,8 @@ impl Loader<'_> {
     fn scenario(&mut self, file: ScenarioFile, default_name: String) -> Scenario {
         let levels = self.levels(file.classification_levels);
         let delivery = self.push_delivery(file.policy.push_delivery.clone());
-        let policy = self.policy(file.policy);
+        let mut policy = self.policy(file.policy);
+        policy.authority_keys |= file.agents.iter().any(|a| a.authority.is_some());
         let clock = self.clock(file.clock);
         let names = Names::new(&levels);
 
@@ -333,6 +374,8 @@ impl Loader<'_> {
         Policy {
             max_depth,
             push_allowed_hosts,
+            authority: p.authority.map_or(Authority::Own, agents::authority),
+            authority_keys: p.authority.is_some(),
         }
     }
 
