@@ -227,3 +227,130 @@ steps:
         assert!(!l.contains(';') || l.contains("#59;") || l.contains("#35;") || l.contains("#37;") || l.contains("#lt;") || l.contains("#gt;"), "{l}");
     }
 }
+
+#[test]
+fn html_is_self_contained_and_never_fetches_anything() {
+    for name in ["payment-decision.yaml", "push-notifications.yaml", "research-fan-out.yaml"] {
+        let (_, page) = bundled(name);
+        assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"));
+        assert!(page.ends_with("</body>\n</html>\n"));
+        for forbidden in ["<script", "src=", "<link", "<iframe", "<img", "url(http", "@import"] {
+            assert!(!page.contains(forbidden), "{name}: {forbidden}");
+        }
+        // Every link stays in the page.
+        for href in page.split("href=\"").skip(1) {
+            assert!(href.starts_with('#'), "{name}: {}", &href[..href.len().min(40)]);
+        }
+    }
+}
+
+#[test]
+fn html_draws_a_lane_per_agent_in_order_of_first_appearance() {
+    let (_, page) = bundled("payment-decision.yaml");
+    let lanes: Vec<&str> = page
+        .split("<text class=\"lane\"")
+        .skip(1)
+        .map(|s| s.split('>').nth(1).unwrap().split('<').next().unwrap())
+        .collect();
+    assert_eq!(lanes, ["payments-agent", "sanctions-screener"]);
+    // An agent that only refused a delegation still gets a lane, for its denial.
+    let (_, page) = bundled("admission-denials.yaml");
+    assert!(page.contains(">globex-ledger</text>"));
+}
+
+#[test]
+fn html_bars_are_coloured_by_state_over_ticks_and_carry_the_history() {
+    let (_, page) = bundled("payment-decision.yaml");
+    let bar = page.split("<a href=\"#task-2\">").nth(1).unwrap();
+    let bar = &bar[..bar.find("</a>").unwrap()];
+    assert!(bar.starts_with(
+        "<title>task-2 on sanctions-screener (completed), caller payments-agent, parent task-1\nt3 submitted: Screen the beneficiary of this payment\nt4 working: Screening the beneficiary"
+    ), "{bar}");
+    // One segment per status entry, in the state's colour, from its tick to the next one's.
+    let fills: Vec<&str> = bar
+        .split("fill=\"")
+        .skip(1)
+        .map(|s| &s[..7])
+        .collect();
+    assert_eq!(fills, ["#94a3b8", "#3b82f6", "#f59e0b", "#3b82f6", "#16a34a"]);
+    let widths: Vec<f64> = bar
+        .split("width=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap().parse().unwrap())
+        .collect();
+    // ticks 3, 4, 5, 8, 9 (+1 for the terminal state): widths 1, 1, 3, 1, 1 ticks.
+    let tick = widths[0];
+    assert_eq!(widths, [tick, tick, 3.0 * tick, tick, tick]);
+    // The task's tables are where the bar links to.
+    assert!(page.contains("<section id=\"task-2\"><h3>task-2 on sanctions-screener"));
+}
+
+#[test]
+fn html_marks_links_decisions_pushes_and_denials() {
+    let (_, page) = bundled("payment-decision.yaml");
+    // Two children, two links; five decisions, five diamonds with the branch taken.
+    assert_eq!(page.matches("marker-end=\"url(#arrow)\"").count(), 2);
+    assert_eq!(page.matches("l5,5l-5,5l-5,-5z").count(), 5);
+    assert!(page.contains("<title>t9 task-1 when screen.data.recommendation == &quot;clear&quot; (handler step 3) → else</title>"));
+    let (_, page) = bundled("push-notifications.yaml");
+    assert_eq!(page.matches(" push of task-").count(), 8);
+    assert!(page.contains("push of task-2 (working) to https://hooks.acme.example:8443/a2a</title>"), "{}", &page[page.find("push of").unwrap()..][..120]);
+    let (_, page) = bundled("admission-denials.yaml");
+    let crosses = page.matches(">✕<title>step ").count();
+    assert_eq!(crosses, 8);
+    assert!(page.contains("rogue-agent → sanctions-screener denied: cycle, depth, tenant, classification, scope"));
+}
+
+#[test]
+fn html_escapes_every_text_it_shows() {
+    let text = r#"
+agents:
+  - name: "a<b>"
+    tenant: t
+    clearance: public
+    skills: [{id: s, tags: [x]}]
+    handler: [working, {completed: "<script>alert('x')</script> & \"q\""}]
+callers: [{id: "c&d", tenant: t, classification: public}]
+steps:
+  - send: {caller: "c&d", to: "a<b>", text: "<img src=x onerror=alert(1)>"}
+"#;
+    let (_, page) = run_str(text);
+    assert!(!page.contains("<script"));
+    assert!(!page.contains("<img"));
+    assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"));
+    assert!(page.contains(">a&lt;b&gt;</text>"));
+    assert!(page.contains("caller c&amp;d"));
+}
+
+#[test]
+fn html_an_open_task_runs_to_the_end_and_rows_never_overlap() {
+    // Three sends to one agent: the first stays open (input-required), so the others each take
+    // a row of their own... the second one ends before the third starts, so they share one.
+    let text = r#"
+agents:
+  - name: a
+    tenant: t
+    clearance: public
+    skills: [{id: s, tags: [x]}]
+    handler: [working, input_required]
+  - name: b
+    tenant: t
+    clearance: public
+    skills: [{id: s, tags: [x]}]
+    handler: [working, completed]
+callers: [{id: c, tenant: t, classification: public}]
+steps:
+  - send: {caller: c, to: a, text: one}
+  - send: {caller: c, to: b, text: two}
+  - send: {caller: c, to: b, text: three}
+  - send: {caller: c, to: a, text: four}
+"#;
+    let (_, page) = run_str(text);
+    let y_of = |task: &str| -> String {
+        let bar = page.split(&format!("<a href=\"#{task}\">")).nth(1).unwrap();
+        bar.split("y=\"").nth(1).unwrap().split('"').next().unwrap().to_string()
+    };
+    // task-1 (open) and task-4 on a: two rows; task-2 and task-3 on b: one row.
+    assert_ne!(y_of("task-1"), y_of("task-4"));
+    assert_eq!(y_of("task-2"), y_of("task-3"));
+}
