@@ -117,13 +117,30 @@ fn mermaid_declares_participants_in_order_of_first_appearance() {
 fn mermaid_draws_sends_delegations_replies_and_status_changes_in_tick_order() {
     let (d, _) = bundled("payment-decision.yaml");
     let lines = body(&d);
-    let send = position(&lines, "orchestrator->>payments_agent: [t1] send task-1: Pay PMT-771: EUR 48,000");
-    let nested = position(&lines, "payments_agent->>sanctions_screener: [t3] delegate task-2");
-    let paused = position(&lines, "sanctions_screener-->>payments_agent: [t5] task-2 input-required");
-    let reply = position(&lines, "orchestrator->>payments_agent: reply task-1: Acme Trading FZE, Dubai, AE");
+    let send = position(
+        &lines,
+        "orchestrator->>payments_agent: [t1] send task-1: Pay PMT-771: EUR 48,000",
+    );
+    let nested = position(
+        &lines,
+        "payments_agent->>sanctions_screener: [t3] delegate task-2",
+    );
+    let paused = position(
+        &lines,
+        "sanctions_screener-->>payments_agent: [t5] task-2 input-required",
+    );
+    let reply = position(
+        &lines,
+        "orchestrator->>payments_agent: reply task-1: Acme Trading FZE, Dubai, AE",
+    );
     let resumed = position(&lines, "[t7] task-1 working");
-    let done = position(&lines, "[t12] task-1 completed: Payment released after review");
-    assert!(send < nested && nested < paused && paused < reply && reply < resumed && resumed < done);
+    let done = position(
+        &lines,
+        "[t12] task-1 completed: Payment released after review",
+    );
+    assert!(
+        send < nested && nested < paused && paused < reply && reply < resumed && resumed < done
+    );
     // Each line's ticks never go back.
     let ticks: Vec<u64> = lines
         .iter()
@@ -136,12 +153,21 @@ fn mermaid_draws_sends_delegations_replies_and_status_changes_in_tick_order() {
 fn mermaid_notes_the_branch_a_when_took_before_the_change_it_led_to() {
     let (d, _) = bundled("payment-decision.yaml");
     let lines = body(&d);
-    let note = position(&lines, "Note over payments_agent: [t9] task-1 when screen.data.recommendation == \"clear\" (step 3): else");
-    let held = position(&lines, "[t10] task-1 input-required: Held for manual review");
+    let note = position(
+        &lines,
+        "Note over payments_agent: [t9] task-1 when screen.data.recommendation == \"clear\" (step 3): else",
+    );
+    let held = position(
+        &lines,
+        "[t10] task-1 input-required: Held for manual review",
+    );
     assert!(note < held);
     // The operator's reply comes before the decision taken on it.
     let reply = position(&lines, "reply task-1: Reviewed: a different entity");
-    let release = position(&lines, "when reply.data.decision == \"release\" (step 7): then");
+    let release = position(
+        &lines,
+        "when reply.data.decision == \"release\" (step 7): then",
+    );
     assert!(reply < release);
 }
 
@@ -154,8 +180,16 @@ fn mermaid_draws_a_fan_out_as_a_par_block_with_a_branch_per_member() {
     let and3 = position(&lines, "and fan-out of research-lead (join all), member 3");
     let end = lines[par..].iter().position(|l| *l == "end").unwrap() + par;
     assert!(par < and2 && and2 < and3 && and3 < end);
-    assert!(lines[par..and2].iter().any(|l| l.contains("task-2 completed")));
-    assert!(lines[and2..and3].iter().any(|l| l.contains("task-3 canceled")));
+    assert!(
+        lines[par..and2]
+            .iter()
+            .any(|l| l.contains("task-2 completed"))
+    );
+    assert!(
+        lines[and2..and3]
+            .iter()
+            .any(|l| l.contains("task-3 canceled"))
+    );
     assert!(lines[and3..end].iter().any(|l| l.contains("task-4 failed")));
     // A retried delegate is not a fan-out: its attempts follow one another.
     assert!(d.contains("retrying_lead->>media_analyst: [t31] delegate task-10 (attempt 2)"));
@@ -221,25 +255,53 @@ steps:
     // Ids are plain words (never a keyword); names appear escaped after `as`.
     assert!(d.contains("participant end_ as end\n"), "{d}");
     assert!(d.contains("participant x_y as x#59;y\n"), "{d}");
-    assert!(d.contains(&format!("send task-1: {}…\n", "a".repeat(40))), "{d}");
-    assert!(d.contains("completed: 50#37; done#59; #35;1 #lt;b#gt; next\n"), "{d}");
+    assert!(
+        d.contains(&format!("send task-1: {}…\n", "a".repeat(40))),
+        "{d}"
+    );
+    assert!(
+        d.contains("completed: 50#37; done#59; #35;1 #lt;b#gt; next\n"),
+        "{d}"
+    );
     for l in d.lines() {
-        assert!(!l.contains(';') || l.contains("#59;") || l.contains("#35;") || l.contains("#37;") || l.contains("#lt;") || l.contains("#gt;"), "{l}");
+        assert!(
+            !l.contains(';')
+                || l.contains("#59;")
+                || l.contains("#35;")
+                || l.contains("#37;")
+                || l.contains("#lt;")
+                || l.contains("#gt;"),
+            "{l}"
+        );
     }
 }
 
 #[test]
 fn html_is_self_contained_and_never_fetches_anything() {
-    for name in ["payment-decision.yaml", "push-notifications.yaml", "research-fan-out.yaml"] {
+    for name in [
+        "payment-decision.yaml",
+        "push-notifications.yaml",
+        "research-fan-out.yaml",
+    ] {
         let (_, page) = bundled(name);
-        assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"));
+        assert!(
+            page.starts_with(
+                "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"
+            )
+        );
         assert!(page.ends_with("</body>\n</html>\n"));
-        for forbidden in ["<script", "src=", "<link", "<iframe", "<img", "url(http", "@import"] {
+        for forbidden in [
+            "<script", "src=", "<link", "<iframe", "<img", "url(http", "@import",
+        ] {
             assert!(!page.contains(forbidden), "{name}: {forbidden}");
         }
         // Every link stays in the page.
         for href in page.split("href=\"").skip(1) {
-            assert!(href.starts_with('#'), "{name}: {}", &href[..href.len().min(40)]);
+            assert!(
+                href.starts_with('#'),
+                "{name}: {}",
+                &href[..href.len().min(40)]
+            );
         }
     }
 }
@@ -267,12 +329,11 @@ fn html_bars_are_coloured_by_state_over_ticks_and_carry_the_history() {
         "<title>task-2 on sanctions-screener (completed), caller payments-agent, parent task-1\nt3 submitted: Screen the beneficiary of this payment\nt4 working: Screening the beneficiary"
     ), "{bar}");
     // One segment per status entry, in the state's colour, from its tick to the next one's.
-    let fills: Vec<&str> = bar
-        .split("fill=\"")
-        .skip(1)
-        .map(|s| &s[..7])
-        .collect();
-    assert_eq!(fills, ["#94a3b8", "#3b82f6", "#f59e0b", "#3b82f6", "#16a34a"]);
+    let fills: Vec<&str> = bar.split("fill=\"").skip(1).map(|s| &s[..7]).collect();
+    assert_eq!(
+        fills,
+        ["#94a3b8", "#3b82f6", "#f59e0b", "#3b82f6", "#16a34a"]
+    );
     let widths: Vec<f64> = bar
         .split("width=\"")
         .skip(1)
@@ -294,11 +355,17 @@ fn html_marks_links_decisions_pushes_and_denials() {
     assert!(page.contains("<title>t9 task-1 when screen.data.recommendation == &quot;clear&quot; (handler step 3) → else</title>"));
     let (_, page) = bundled("push-notifications.yaml");
     assert_eq!(page.matches(" push of task-").count(), 8);
-    assert!(page.contains("push of task-2 (working) to https://hooks.acme.example:8443/a2a</title>"), "{}", &page[page.find("push of").unwrap()..][..120]);
+    assert!(
+        page.contains("push of task-2 (working) to https://hooks.acme.example:8443/a2a</title>"),
+        "{}",
+        &page[page.find("push of").unwrap()..][..120]
+    );
     let (_, page) = bundled("admission-denials.yaml");
     let crosses = page.matches(">✕<title>step ").count();
     assert_eq!(crosses, 8);
-    assert!(page.contains("rogue-agent → sanctions-screener denied: cycle, depth, tenant, classification, scope"));
+    assert!(page.contains(
+        "rogue-agent → sanctions-screener denied: cycle, depth, tenant, classification, scope"
+    ));
 }
 
 #[test]
@@ -348,7 +415,13 @@ steps:
     let (_, page) = run_str(text);
     let y_of = |task: &str| -> String {
         let bar = page.split(&format!("<a href=\"#{task}\">")).nth(1).unwrap();
-        bar.split("y=\"").nth(1).unwrap().split('"').next().unwrap().to_string()
+        bar.split("y=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
     };
     // task-1 (open) and task-4 on a: two rows; task-2 and task-3 on b: one row.
     assert_ne!(y_of("task-1"), y_of("task-4"));

@@ -24,6 +24,9 @@ trap 'rm -rf "$profile"' EXIT
 # whatever goes wrong is written into the DOM, and the load event marks the page as loaded.
 trap_js='<script>(function(){var d=document.documentElement,n=function(m){d.setAttribute("data-errors",(d.getAttribute("data-errors")||"")+m+"|")};window.addEventListener("error",function(e){n("error: "+(e.message||(e.target&&e.target.outerHTML)))},true);window.addEventListener("unhandledrejection",function(e){n("rejection: "+e.reason)});["error","warn"].forEach(function(k){var f=console[k];console[k]=function(){n(k+": "+Array.prototype.join.call(arguments," "));return f.apply(console,arguments)}});window.addEventListener("load",function(){d.setAttribute("data-loaded","1")})})()</script>'
 
+trap_file="$profile/trap.html"
+printf '%s\n' "$trap_js" >"$trap_file"
+
 pages=()
 while IFS= read -r scenario; do
   stem="$(basename "${scenario%.*}")"
@@ -41,35 +44,45 @@ chrome() {
     --enable-logging=stderr --v=0 "$@"
 }
 
-failed=0
-for stem in "${pages[@]}"; do
-  page="$out/$stem.html"
-  checked="$out/$stem.checked.html"
+# check STEM: loads $out/STEM.html (a copy with the trap) and screenshots it; prints each
+# problem found, one a line, and nothing when the page is fine.
+check() {
+  local stem="$1" page="$out/$1.html" checked="$out/$1.checked.html"
   # The copy: the trap first in <head>; nothing else changes.
-  sed "0,/<head>/s||<head>\n$trap_js|" "$page" >"$checked"
-  problems=()
-  grep -qE '<script[^>]* src=|<link[^>]* href=|https?://[^"]*\.(js|css)' "$page" &&
-    problems+=("refers to an external script or style")
-  if ! chrome --dump-dom "file://$checked" >"$out/$stem.dom.html" 2>"$out/$stem.log"; then
-    problems+=("chromium failed to load it (see $stem.log)")
+  sed "/^<head>\$/r $trap_file" "$page" >"$checked"
+  if grep -qE '<script[^>]* src=|<link[^>]* href=|<img |url\(https?:|@import' "$page"; then
+    echo "refers to an external script, style or image"
   fi
-  grep -q 'data-loaded="1"' "$out/$stem.dom.html" || problems+=("the load event never came")
-  if grep -q 'data-errors=' "$out/$stem.dom.html"; then
-    problems+=("$(grep -o 'data-errors="[^"]*"' "$out/$stem.dom.html" | head -1)")
-  fi
-  if grep -E 'CONSOLE|Uncaught|ERR_FILE_NOT_FOUND|net::ERR' "$out/$stem.log" | grep -v 'dbus\|gpu\|sandbox' >/dev/null; then
-    problems+=("console or network messages: $(grep -E 'CONSOLE|Uncaught|net::ERR' "$out/$stem.log" | head -3 | tr '\n' ' ')")
-  fi
-  grep -q '<svg' "$out/$stem.dom.html" || problems+=("no timeline <svg> in the DOM")
+  chrome --dump-dom "file://$checked" >"$out/$stem.dom.html" 2>"$out/$stem.log" ||
+    echo "chromium failed to load it (see $stem.log)"
+  grep -q 'data-loaded="1"' "$out/$stem.dom.html" || echo "the load event never came"
+  grep -o 'data-errors="[^"]*"' "$out/$stem.dom.html" | head -1
+  grep -E ':CONSOLE|Uncaught|net::ERR' "$out/$stem.log" | head -3
+  grep -q '<svg' "$out/$stem.dom.html" || echo "no timeline <svg> in the DOM"
   # The page is as tall as its tables; the screenshot shows the timeline and the top of them.
   chrome --hide-scrollbars --window-size=1400,900 --screenshot="$out/$stem.png" "file://$page" \
-    >/dev/null 2>>"$out/$stem.log" || problems+=("no screenshot")
-  [ -s "$out/$stem.png" ] || problems+=("empty screenshot")
-  if [ "${#problems[@]}" = 0 ]; then
+    >/dev/null 2>>"$out/$stem.log" || echo "no screenshot"
+  [ -s "$out/$stem.png" ] || echo "empty screenshot"
+}
+
+# First, the check itself: a page with a failing script and a missing image must fail it.
+sed 's|</body>|<script>undefinedFunction()</script><img src="missing.png"></body>|' \
+  "$out/payment-decision.html" >"$out/selftest-broken.html"
+if [ -z "$(check selftest-broken)" ]; then
+  echo "FAIL the check passed a page with a failing script and a missing image"
+  exit 1
+fi
+echo "ok the check rejects a broken page"
+
+failed=0
+for stem in "${pages[@]}"; do
+  problems="$(check "$stem")"
+  if [ -z "$problems" ]; then
     echo "ok $stem.html (screenshot $out/$stem.png)"
   else
     failed=$((failed + 1))
-    printf 'FAIL %s.html: %s\n' "$stem" "${problems[*]}"
+    echo "FAIL $stem.html:"
+    printf '%s\n' "$problems" | sed 's/^/  /'
   fi
 done
 if [ "$failed" -gt 0 ]; then

@@ -7,8 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::engine::lifecycle::TaskState;
-use crate::engine::record::*;
-use crate::engine::task::{Role, Task, task_id};
+use crate::engine::task::{Task, task_id};
 use crate::engine::world::World;
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
@@ -37,7 +36,7 @@ const COLOURS: [(TaskState, &str); 8] = [
     (TaskState::Rejected, "#db2777"),
 ];
 
-fn colour(state: TaskState) -> &'static str {
+pub(crate) fn colour(state: TaskState) -> &'static str {
     COLOURS
         .iter()
         .find(|(s, _)| *s == state)
@@ -55,7 +54,7 @@ svg a:hover rect{stroke:#0f172a;stroke-width:1.5}svg .mark{font-size:10px;font-w
 table{border-collapse:collapse;margin:4px 0 10px;font-size:13px}th,td{border:1px solid #e2e8f0;padding:3px 8px;text-align:left;vertical-align:top}\
 th{background:#f8fafc}td.n{text-align:right;font-variant-numeric:tabular-nums}section{padding:2px 8px;border-left:3px solid transparent}\
 section:target{border-left-color:#3b82f6;background:#eff6ff}.state{display:inline-block;padding:0 6px;border-radius:3px;color:#fff;font-size:12px}\
-.hint{color:#64748b;font-size:12px}code{font-size:12px}";
+.hint{color:#64748b;font-size:12px}ul.decisions{margin:0;padding-left:20px}ul.decisions li{margin:2px 0}code{font-size:12px}";
 
 /// The page as text.
 pub fn render(world: &World) -> String {
@@ -82,8 +81,11 @@ pub fn render(world: &World) -> String {
     }
     out.push_str("<span>◆ decision</span><span>▼ push</span><span style=\"color:#dc2626\">✕ denial</span></div>\n");
     timeline(world, &mut out);
-    out.push_str("<p class=\"hint\">Hover a bar for the task's history; click it for its tables.</p>\n");
-    tables(world, &mut out);
+    out.push_str(
+        "<p class=\"hint\">Hover a bar for the task's history; click it for its tables.</p>\n",
+    );
+    decisions(world, &mut out);
+    crate::report::html_tables::tables(world, &mut out);
     out.push_str("</body>\n</html>\n");
     out
 }
@@ -146,8 +148,10 @@ impl Layout {
             .chain(anchors.iter().map(|a| a.0))
             .max()
             .unwrap_or(0);
-        let ticks = last.saturating_add(2).min(1 << 20);
-        let px = (960.0 / ticks as f64).clamp(6.0, 48.0);
+        let ticks = last.saturating_add(2);
+        // At least 6 px a tick while that keeps the page under 12,000 px wide; a longer run is
+        // squeezed into that width.
+        let px = (960.0 / ticks as f64).clamp((12000.0 / ticks as f64).min(6.0), 48.0);
         Layout {
             lanes,
             place,
@@ -202,10 +206,14 @@ fn timeline(world: &World, out: &mut String) {
             esc(&cut(s.agents[agent].name(), 26))
         );
     }
-    let every = [1u64, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 10000, 100000]
-        .into_iter()
-        .find(|k| *k as f64 * lay.px >= 36.0)
-        .unwrap_or(1 << 20);
+    // A label every 1, 2 or 5 × 10^k ticks, at least 36 px apart.
+    let mut every = 1u64;
+    for k in (0..19).flat_map(|e| [1u64, 2, 5].map(|m| m * 10u64.pow(e))) {
+        every = k;
+        if k as f64 * lay.px >= 36.0 {
+            break;
+        }
+    }
     let mut t = 0;
     while t < lay.ticks {
         let x = lay.x(t);
@@ -239,7 +247,10 @@ fn timeline(world: &World, out: &mut String) {
     }
     for p in &world.pushes {
         if p.task < world.tasks.len() {
-            let (x, y) = (lay.x(p.tick) + lay.px / 2.0, lay.y(p.task) - BAR / 2.0 - 1.0);
+            let (x, y) = (
+                lay.x(p.tick) + lay.px / 2.0,
+                lay.y(p.task) - BAR / 2.0 - 1.0,
+            );
             let _ = writeln!(
                 out,
                 "<path d=\"M{:.1},{:.1}h8l-4,6z\" fill=\"#0f172a\"><title>t{} push of {} ({}) to {}</title></path>",
@@ -267,7 +278,7 @@ fn timeline(world: &World, out: &mut String) {
         let details: Vec<&str> = d.denials.iter().map(|x| x.detail.as_str()).collect();
         let _ = writeln!(
             out,
-            "<text class=\"mark\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" style=\"fill:#dc2626;font-size:15px\">✕<title>step {}: {} → {} denied: {}\n{}</title></text>",
+            "<text class=\"mark\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" style=\"fill:#dc2626;font-size:15px;stroke:#fff;stroke-width:3px;paint-order:stroke\">✕<title>step {}: {} → {} denied: {}\n{}</title></text>",
             y + 5.0,
             d.step,
             esc(s.symbols.name(d.caller)),
@@ -303,7 +314,12 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
             let _ = write!(title, ": {}", cut(&m.text, 80));
         }
     }
-    let _ = write!(out, "<a href=\"#{}\"><title>{}</title>", task_id(ix), esc(&title));
+    let _ = write!(
+        out,
+        "<a href=\"#{}\"><title>{}</title>",
+        task_id(ix),
+        esc(&title)
+    );
     let last = t.history.len().saturating_sub(1);
     for (k, h) in t.history.iter().enumerate() {
         let end = match t.history.get(k + 1) {
@@ -357,167 +373,39 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
     }
 }
 
-fn tables(world: &World, out: &mut String) {
+/// Every `when` taken, in tick order, under the timeline: what was decided, at a glance.
+fn decisions(world: &World, out: &mut String) {
     let s = world.scenario;
-    let names = &s.symbols;
-    out.push_str("<h2>Steps</h2>\n");
-    let rows = world.steps.iter().enumerate().map(|(i, r)| {
-        vec![
-            (i + 1).to_string(),
-            s.steps[i].op().to_string(),
-            r.caller.map_or(String::new(), |c| s.callers[c].id.clone()),
-            step_result(world, i + 1, r),
-        ]
-    });
-    table(out, &["step", "op", "caller", "result"], rows);
-    out.push_str("<h2>Tasks</h2>\n");
+    let mut all: Vec<(u64, usize, usize)> = Vec::new();
     for (ix, t) in world.tasks.iter().enumerate() {
-        let chain: Vec<&str> = world
-            .chains
-            .to_vec(t.delegation_chain)
-            .iter()
-            .map(|&h| names.name(h))
-            .collect();
+        all.extend((0..t.decisions.len()).map(|k| (t.decisions[k].tick, ix, k)));
+    }
+    if all.is_empty() {
+        return;
+    }
+    all.sort_unstable();
+    out.push_str("<h2>Decisions</h2>\n<ul class=\"decisions\">\n");
+    for (tick, ix, k) in all {
+        let t = &world.tasks[ix];
+        let d = &t.decisions[k];
+        let agent = &s.agents[t.agent];
+        let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
+            CondText {
+                cond: &w.cond,
+                results: &agent.results,
+            }
+            .to_string()
+        });
         let _ = writeln!(
             out,
-            "<section id=\"{}\"><h3>{} on {} <span class=\"state\" style=\"background:{}\">{}</span></h3>\n<p>caller {}, context <code>{}</code>, chain {}, parent {}{}</p>",
+            "<li>t{tick} <a href=\"#{0}\">{0}</a> on {1}: when <code>{2}</code> → <b>{3}</b></li>",
             task_id(ix),
-            task_id(ix),
-            esc(s.agents[t.agent].name()),
-            colour(t.state),
-            t.state,
-            esc(names.name(t.owner.id)),
-            esc(&t.context.to_string()),
-            if chain.is_empty() { "(empty)".to_string() } else { esc(&chain.join(" → ")) },
-            t.parent.map_or("none".to_string(), |p| format!("<a href=\"#{0}\">{0}</a>", task_id(p))),
-            if t.attempt >= 2 { format!(", attempt {}", t.attempt) } else { String::new() }
+            esc(agent.name()),
+            esc(&cond),
+            d.branch.as_str()
         );
-        let rows = t.history.iter().map(|h| {
-            let msg = h.message.and_then(|m| t.messages.get(m));
-            vec![
-                h.tick.to_string(),
-                h.state.to_string(),
-                msg.map_or(String::new(), |m| m.text.to_string()),
-            ]
-        });
-        table(out, &["tick", "state", "message"], rows);
-        if !t.decisions.is_empty() {
-            let agent = &s.agents[t.agent];
-            let rows = t.decisions.iter().map(|d| {
-                let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
-                    CondText {
-                        cond: &w.cond,
-                        results: &agent.results,
-                    }
-                    .to_string()
-                });
-                let step = d.handler_step.to_string();
-                vec![d.tick.to_string(), step, when, d.branch.as_str().to_string()]
-            });
-            table(out, &["tick", "handler step", "when", "branch"], rows);
-        }
-        let rows = t.messages.iter().map(|m| {
-            let role = if m.role == Role::User { "user" } else { "agent" };
-            let data = m.data.map(|d| serde_json::to_string(d).unwrap_or_default());
-            let id = format!("msg-{}", m.id);
-            vec![id, role.into(), m.text.to_string(), data.unwrap_or_default()]
-        });
-        table(out, &["message", "role", "text", "data"], rows);
-        if !t.artifacts.is_empty() {
-            let rows = t.artifacts.iter().map(|a| {
-                let data = a.data.as_ref().map(|d| serde_json::to_string(d).unwrap_or_default());
-                vec![
-                    format!("artifact-{}", a.id),
-                    a.name.unwrap_or_default().to_string(),
-                    a.text.as_deref().unwrap_or_default().to_string(),
-                    data.unwrap_or_default(),
-                ]
-            });
-            table(out, &["artifact", "name", "text", "data"], rows);
-        }
-        out.push_str("</section>\n");
     }
-    if !world.denials.is_empty() {
-        out.push_str("<h2>Denials</h2>\n");
-        let rows = world.denials.iter().flat_map(|d| {
-            d.denials.iter().map(move |x| {
-                vec![
-                    d.step.to_string(),
-                    names.name(d.caller).to_string(),
-                    s.agents[d.callee].name().to_string(),
-                    x.code.as_str().to_string(),
-                    x.detail.clone(),
-                ]
-            })
-        });
-        table(out, &["step", "caller", "callee", "code", "detail"], rows);
-    }
-    if !world.pushes.is_empty() {
-        out.push_str("<h2>Pushes</h2>\n");
-        let rows = world.pushes.iter().map(|p| {
-            let url = world.push_urls.get(p.url).cloned().unwrap_or_default();
-            vec![p.tick.to_string(), task_id(p.task), url, p.state.to_string()]
-        });
-        table(out, &["tick", "task", "url", "state"], rows);
-    }
-    if !world.errors.is_empty() {
-        out.push_str("<h2>Errors</h2>\n");
-        let rows = world.errors.iter().map(|e| {
-            vec![e.step.to_string(), e.code.as_str().to_string(), e.detail.clone()]
-        });
-        table(out, &["step", "code", "detail"], rows);
-    }
-}
-
-fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
-    let s = world.scenario;
-    match &r.result {
-        StepResult::Tick(t) => format!("tick {t}"),
-        StepResult::Ranking(ranking) if ranking.is_empty() => "ranking: (no agent matches)".into(),
-        StepResult::Ranking(ranking) => {
-            let list: Vec<String> = ranking
-                .iter()
-                .map(|x| format!("{} ({})", s.agents[x.agent].name(), x.score))
-                .collect();
-            format!("ranking: {}", list.join(", "))
-        }
-        StepResult::Task { task, state, .. } => format!("{} {state}", task_id(*task)),
-        StepResult::Denied(codes) => {
-            let codes: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
-            format!("denied: {}", codes.join(", "))
-        }
-        StepResult::Nothing => {
-            let codes: Vec<&str> = world
-                .errors
-                .iter()
-                .filter(|e| e.step == step)
-                .map(|e| e.code.as_str())
-                .collect();
-            format!("nothing done: {}", codes.join(", "))
-        }
-    }
-}
-
-/// A table; cells are escaped, numbers right-aligned.
-fn table(out: &mut String, header: &[&str], rows: impl Iterator<Item = Vec<String>>) {
-    out.push_str("<table><tr>");
-    for h in header {
-        let _ = write!(out, "<th>{}</th>", esc(h));
-    }
-    out.push_str("</tr>\n");
-    for row in rows {
-        out.push_str("<tr>");
-        for cell in row {
-            let class = if !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_digit()) {
-                " class=\"n\""
-            } else {
-                ""
-            };
-            let _ = write!(out, "<td{class}>{}</td>", esc(&cell));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n");
+    out.push_str("</ul>\n");
 }
 
 /// At most `max` characters, then `…`.

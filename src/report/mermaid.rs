@@ -63,7 +63,10 @@ pub(crate) fn step_anchors(world: &World) -> Vec<(u64, u8)> {
         end = anchor.0;
         if let StepResult::Task { task, state, .. } = &r.result
             && let Some(t) = world.tasks.get(*task)
-            && let Some(h) = t.history.iter().find(|h| h.tick >= end && h.state == *state)
+            && let Some(h) = t
+                .history
+                .iter()
+                .find(|h| h.tick >= end && h.state == *state)
         {
             end = h.tick;
         }
@@ -139,7 +142,7 @@ fn top_items(world: &World) -> Vec<Item> {
                 let callee = world
                     .denials
                     .iter()
-                    .find(|d| d.step == i + 1 && d.caller == s.callers[r.caller.unwrap_or(0)].sym)
+                    .find(|d| d.step == i + 1)
                     .map_or("", |d| s.agents[d.callee].name());
                 let codes: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
                 let label = format!("{} denied: {}", step.op(), codes.join(", "));
@@ -155,7 +158,10 @@ fn top_items(world: &World) -> Vec<Item> {
                 } else {
                     list.join(", ")
                 };
-                items.push(line(key, note(caller, &format!("discover: {}", esc(&list)))));
+                items.push(line(
+                    key,
+                    note(caller, &format!("discover: {}", esc(&list))),
+                ));
             }
             (StepResult::Tick(t), _) => {
                 // `wait` has no caller: a note over every participant would widen the diagram.
@@ -272,7 +278,12 @@ fn task_items(
             .map_or((d.tick, 6), |h| (h.tick, 1));
         items.push(line((key.0, key.1, seq + 100 + k), note(agent, &label)));
     }
-    for (k, p) in world.pushes.iter().enumerate().filter(|(_, p)| p.task == ix) {
+    for (k, p) in world
+        .pushes
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.task == ix)
+    {
         let host = host(&world.push_urls[p.url]);
         let label = format!("[t{}] push {} {}", p.tick, task_id(ix), p.state);
         let key = (p.tick, 3, seq + 200 + k);
@@ -298,7 +309,10 @@ fn task_items(
             let codes: Vec<&str> = rec.denials.iter().map(|x| x.code.as_str()).collect();
             let label = format!("delegate denied: {}", codes.join(", "));
             let callee = s.agents[rec.callee].name();
-            Some(line((after, 4, seq + 300 + n * 10 + k), arrow(agent, "-x", callee, &label)))
+            Some(line(
+                (after, 4, seq + 300 + n * 10 + k),
+                arrow(agent, "-x", callee, &label),
+            ))
         };
         if del.is_group() && groups.get(&ix).is_some_and(|g| g.contains(d)) {
             let mut branches = Vec::new();
@@ -423,6 +437,7 @@ impl Diagram {
 }
 
 /// Words Mermaid's sequence lexer reads as keywords (case-insensitive).
+#[rustfmt::skip]
 const KEYWORDS: &[&str] = &[
     "participant", "actor", "as", "end", "loop", "alt", "else", "opt", "par", "and", "rect",
     "critical", "option", "break", "note", "over", "left", "right", "of", "title", "activate",

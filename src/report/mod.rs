@@ -5,6 +5,7 @@
 pub mod condition;
 pub mod handler_steps;
 pub mod html;
+mod html_tables;
 pub mod json;
 pub mod mermaid;
 pub mod pretty;
