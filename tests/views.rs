@@ -162,8 +162,9 @@ fn mermaid_notes_the_branch_a_when_took_before_the_change_it_led_to() {
         "[t10] task-1 input-required: Held for manual review",
     );
     assert!(note < held);
-    // The operator's reply comes before the decision taken on it.
+    // The operator's reply comes after the hold it answers and before the decision taken on it.
     let reply = position(&lines, "reply task-1: Reviewed: a different entity");
+    assert!(held < reply, "{d}");
     let release = position(
         &lines,
         "when reply.data.decision == \"release\" (step 7): then",

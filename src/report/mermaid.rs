@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::engine::delegation::{Delegation, Spec};
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::*;
-use crate::engine::scenario::Step;
+use crate::engine::scenario::{Join, Step};
 use crate::engine::task::{TaskIx, task_id};
 use crate::engine::world::World;
 use crate::report::condition::CondText;
@@ -43,7 +43,8 @@ pub fn render(world: &World) -> String {
 /// Where a driver step sits in time, as `(tick, rank)`: a send or stream at its task's creation
 /// (rank 0, before the tick's other lines); a `wait` when it ended; any other step just after
 /// the step before it ended (rank 9, after everything of that tick). A step that leaves a task
-/// in a state ended at the first status entry with that state from the step on. Never
+/// in a state ended at the first status entry with that state it made (a send: from its task's
+/// creation on; any other step: after the step before it ended). Never
 /// decreasing; one entry per step.
 pub(crate) fn step_anchors(world: &World) -> Vec<(u64, u8)> {
     let mut anchors = Vec::with_capacity(world.steps.len());
@@ -61,12 +62,12 @@ pub(crate) fn step_anchors(world: &World) -> Vec<(u64, u8)> {
             _ => (end, 9),
         };
         end = anchor.0;
+        // A send's task is new; any other step's effects come after the step before it ended.
+        let sends = matches!(step, Some(Step::Send(_)));
+        let made = |tick: u64| if sends { tick >= end } else { tick > end };
         if let StepResult::Task { task, state, .. } = &r.result
             && let Some(t) = world.tasks.get(*task)
-            && let Some(h) = t
-                .history
-                .iter()
-                .find(|h| h.tick >= end && h.state == *state)
+            && let Some(h) = t.history.iter().find(|h| made(h.tick) && h.state == *state)
         {
             end = h.tick;
         }
@@ -334,11 +335,17 @@ fn task_items(
                 branches.push(branch);
             }
             let label = match del.spec {
-                Spec::FanOut(f) => format!("fan-out of {} (join {:?})", agent, f.join),
+                Spec::FanOut(f) => {
+                    let join = match f.join {
+                        Join::All => "all",
+                        Join::Any => "any",
+                    };
+                    format!("fan-out of {agent} (join {join})")
+                }
                 Spec::Delegate(_) => format!("fan-out of {agent}"),
             };
             let key = key.unwrap_or((after, 4, seq + 300 + n * 10));
-            items.push(Item::Par(key, esc(&label.to_lowercase()), branches));
+            items.push(Item::Par(key, esc(&label), branches));
         } else {
             for (k, m) in del.members.iter().enumerate() {
                 if let Some(item) = denial(m, k) {
