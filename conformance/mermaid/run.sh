@@ -2,7 +2,8 @@
 # Mermaid conformance: every bundled scenario's `run --format mermaid` diagram (and its golden,
 # tests/protocol-goldens/SCENARIO/mermaid.mmd) must be accepted by Mermaid's own parser, the
 # `mermaid` package from npm (pinned in package-lock.json, installed with `npm ci`), run headless
-# under Node with jsdom as its DOM. No browser is downloaded or started.
+# under Node with jsdom as its DOM. No browser is downloaded or started. So must a scenario whose
+# names and texts hold what the lexer reads (escapes.yaml) and a generated one of ~100 tasks.
 #
 #   conformance/mermaid/run.sh
 #
@@ -16,7 +17,7 @@ if [ ! -d "$here/node_modules/mermaid" ] || [ "$here/package-lock.json" -nt "$he
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-cargo build --release --quiet
+cargo build --release --quiet --bins
 bin="${CARGO_TARGET_DIR:-target}/release/a2a-sim"
 out="${CARGO_TARGET_DIR:-target}/ci-artefacts/mermaid"
 mkdir -p "$out"
@@ -30,5 +31,11 @@ while IFS= read -r scenario; do
     files+=("tests/protocol-goldens/$stem/mermaid.mmd")
   fi
 done < <(find scenarios -type f \( -name '*.yaml' -o -name '*.yml' \) | sort)
+
+# Names and texts full of what Mermaid's lexer reads, and a generated run of about 100 tasks.
+"$bin" run --format mermaid "$here/escapes.yaml" >"$out/escapes.mmd"
+"${CARGO_TARGET_DIR:-target}/release/a2a-sim-gen" --seed 7 --agents 12 --steps 240 >"$out/generated-100.yaml"
+"$bin" run --format mermaid "$out/generated-100.yaml" >"$out/generated-100.mmd"
+files+=("$out/escapes.mmd" "$out/generated-100.mmd")
 
 node "$here/parse.mjs" "${files[@]}"
