@@ -32,7 +32,7 @@ while IFS= read -r scenario; do
   stem="$(basename "${scenario%.*}")"
   "$bin" run --format html "$scenario" >"$out/$stem.html"
   pages+=("$stem")
-done < <(find scenarios -type f \( -name '*.yaml' -o -name '*.yml' \) | sort)
+done < <(find scenarios -type f \( -name '*.yaml' -o -name '*.yml' \) | LC_ALL=C sort)
 # About 100 tasks over a dozen agents: the page must stay readable at that size.
 "$target/release/a2a-sim-gen" --seed 7 --agents 12 --steps 240 >"$out/generated-100.yaml"
 "$bin" run --format html "$out/generated-100.yaml" >"$out/generated-100.html"

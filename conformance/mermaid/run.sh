@@ -30,7 +30,7 @@ while IFS= read -r scenario; do
   if [ -f "tests/protocol-goldens/$stem/mermaid.mmd" ]; then
     files+=("tests/protocol-goldens/$stem/mermaid.mmd")
   fi
-done < <(find scenarios -type f \( -name '*.yaml' -o -name '*.yml' \) | sort)
+done < <(find scenarios -type f \( -name '*.yaml' -o -name '*.yml' \) | LC_ALL=C sort)
 
 # Names and texts full of what Mermaid's lexer reads, and a generated run of about 100 tasks.
 "$bin" run --format mermaid "$here/escapes.yaml" >"$out/escapes.mmd"
