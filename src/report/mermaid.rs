@@ -180,45 +180,88 @@ fn top_items(world: &World) -> Vec<Item> {
             }
         }
     }
-    let (groups, member_of) = groups(world);
+    let tree = Tree::new(world);
     for (ix, t) in world.tasks.iter().enumerate() {
         if t.parent.is_none() {
-            task_items(world, ix, &groups, &member_of, &mut items);
+            subtree(world, ix, &tree, &mut items);
         }
     }
     sort(&mut items);
     items
 }
 
-/// Each task's fan-outs, and the fan-out a task is a member of.
-fn groups(world: &World) -> (HashMap<TaskIx, Vec<usize>>, HashMap<TaskIx, usize>) {
-    let mut groups: HashMap<TaskIx, Vec<usize>> = HashMap::new();
-    let mut member_of = HashMap::new();
-    for (d, del) in world.delegations.iter().enumerate() {
-        if del.is_group() {
-            groups.entry(del.parent).or_default().push(d);
-            for m in &del.members {
-                if let Some(t) = m.task {
-                    member_of.insert(t, d);
+/// Who is under whom, built once (so a run of many tasks renders in linear time).
+struct Tree {
+    /// Each task's delegations, in the order they were made.
+    delegations: Vec<Vec<usize>>,
+    /// Each task's children that are no fan-out's members (every attempt of a delegate).
+    children: Vec<Vec<TaskIx>>,
+    /// Each task's pushes.
+    pushes: Vec<Vec<usize>>,
+    /// The driver op that created each task (`send` or `stream`).
+    op: Vec<&'static str>,
+}
+
+impl Tree {
+    fn new(world: &World) -> Tree {
+        let n = world.tasks.len();
+        let mut tree = Tree {
+            delegations: vec![Vec::new(); n],
+            children: vec![Vec::new(); n],
+            pushes: vec![Vec::new(); n],
+            op: vec!["send"; n],
+        };
+        for (i, r) in world.steps.iter().enumerate() {
+            if let (StepResult::Task { task, .. }, Some(step @ Step::Send(_))) =
+                (&r.result, world.scenario.steps.get(i))
+                && let Some(op) = tree.op.get_mut(*task)
+            {
+                *op = step.op();
+            }
+        }
+        let mut member = vec![false; n];
+        for (d, del) in world.delegations.iter().enumerate() {
+            if let Some(list) = tree.delegations.get_mut(del.parent) {
+                list.push(d);
+            }
+            if del.is_group() {
+                for t in del.members.iter().filter_map(|m| m.task) {
+                    if let Some(m) = member.get_mut(t) {
+                        *m = true;
+                    }
                 }
             }
         }
+        for (c, t) in world.tasks.iter().enumerate() {
+            if let Some(p) = t.parent.filter(|&p| p < n && !member[c]) {
+                tree.children[p].push(c);
+            }
+        }
+        for (k, p) in world.pushes.iter().enumerate() {
+            if let Some(list) = tree.pushes.get_mut(p.task) {
+                list.push(k);
+            }
+        }
+        tree
     }
-    (groups, member_of)
+}
+
+/// The lines of a task and of its subtree, walked with a stack of its own (delegation chains
+/// can be thousands deep); a fan-out's members go into their `par` block.
+fn subtree(world: &World, root: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
+    let mut stack = vec![root];
+    while let Some(ix) = stack.pop() {
+        task_items(world, ix, tree, items);
+        stack.extend(tree.children[ix].iter().rev());
+    }
 }
 
 fn sort(items: &mut [Item]) {
     items.sort_by_key(Item::key);
 }
 
-/// A task's own lines and those of its subtree: its fan-outs as `par` blocks.
-fn task_items(
-    world: &World,
-    ix: TaskIx,
-    groups: &HashMap<TaskIx, Vec<usize>>,
-    member_of: &HashMap<TaskIx, usize>,
-    items: &mut Vec<Item>,
-) {
+/// A task's own lines, and its fan-outs as `par` blocks.
+fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
     let s = world.scenario;
     let t = &world.tasks[ix];
     let agent = s.agents[t.agent].name();
@@ -231,12 +274,7 @@ fn task_items(
         let label = if h == 0 {
             let op = match t.parent {
                 Some(_) => "delegate",
-                None => world
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .find(|(_, r)| matches!(r.result, StepResult::Task { task, .. } if task == ix))
-                    .map_or("send", |(i, _)| s.steps[i].op()),
+                None => tree.op[ix],
             };
             let attempt = if t.attempt >= 2 {
                 format!(" (attempt {})", t.attempt)
@@ -279,26 +317,19 @@ fn task_items(
             .map_or((d.tick, 6), |h| (h.tick, 1));
         items.push(line((key.0, key.1, seq + 100 + k), note(agent, &label)));
     }
-    for (k, p) in world
-        .pushes
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.task == ix)
-    {
+    for (k, p) in tree.pushes[ix].iter().map(|&k| (k, &world.pushes[k])) {
         let host = host(&world.push_urls[p.url]);
         let label = format!("[t{}] push {} {}", p.tick, task_id(ix), p.state);
         let key = (p.tick, 3, seq + 200 + k);
         items.push(line(key, arrow(agent, "-)", &host, &label)));
     }
     // Its delegations: a plain one's children among its lines, a fan-out as one block.
-    let mine: Vec<(usize, &Delegation)> = world
-        .delegations
+    let mine: Vec<&Delegation> = tree.delegations[ix]
         .iter()
-        .enumerate()
-        .filter(|(_, d)| d.parent == ix)
+        .map(|&d| &world.delegations[d])
         .collect();
     let mut floor = t.history.first().map_or(0, |h| h.tick);
-    for (n, (d, del)) in mine.iter().enumerate() {
+    for (n, del) in mine.iter().enumerate() {
         // A denied member has no tick: it is placed after the delegations before it.
         let after = t
             .history
@@ -315,13 +346,13 @@ fn task_items(
                 arrow(agent, "-x", callee, &label),
             ))
         };
-        if del.is_group() && groups.get(&ix).is_some_and(|g| g.contains(d)) {
+        if del.is_group() {
             let mut branches = Vec::new();
             let mut key = None;
             for (k, m) in del.members.iter().enumerate() {
                 let mut branch = Vec::new();
                 if let Some(c) = m.task {
-                    task_items(world, c, groups, member_of, &mut branch);
+                    subtree(world, c, tree, &mut branch);
                 } else if let Some(item) = denial(m, k) {
                     branch.push(item);
                 } else {
@@ -357,12 +388,6 @@ fn task_items(
             if let Some(c) = m.task.and_then(|c| world.tasks.get(c)) {
                 floor = floor.max(c.history.iter().map(|h| h.tick).max().unwrap_or(0));
             }
-        }
-    }
-    // Plain children (every attempt of a delegate), each with its own subtree.
-    for (c, child) in world.tasks.iter().enumerate() {
-        if child.parent == Some(ix) && !member_of.contains_key(&c) {
-            task_items(world, c, groups, member_of, items);
         }
     }
 }
