@@ -234,6 +234,10 @@ enum Format {
     A2aStream,
     /// Every task as an ACP Run, in one JSON array.
     Acp,
+    /// One Mermaid sequenceDiagram per scenario.
+    Mermaid,
+    /// One self-contained HTML page per scenario: an SVG timeline above the report's tables.
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -409,6 +413,8 @@ fn render(
         Format::Table => out.write_all(report_table::render(&world, layout).as_bytes()),
         Format::A2a => export::write_tasks(&world, version, out),
         Format::A2aStream => export::write_stream(&world, version, out),
+        Format::Mermaid => crate::report::mermaid::write(&world, out),
+        Format::Html => crate::report::html::write(&world, out),
         Format::Acp => {
             // Refused, naming the rule, before anything is written.
             export::check_acp(&world).map_err(|e| {

@@ -15,3 +15,4 @@ mod malformed;
 mod properties;
 mod protocol;
 mod reports;
+mod views;

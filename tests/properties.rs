@@ -6,7 +6,8 @@ use std::path::Path;
 use a2a_sim::engine::world;
 use a2a_sim::protocol::export;
 use a2a_sim::protocol::version::A2aVersion;
-use a2a_sim::report::{json as report_json, table as report_table};
+use a2a_sim::report::table as report_table;
+use a2a_sim::report::{html as report_html, json as report_json, mermaid as report_mermaid};
 use a2a_sim::scenario::loader;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -34,6 +35,8 @@ fn run_everything(s: &a2a_sim::engine::scenario::Scenario) {
     let mut sink = Vec::new();
     report_json::write(&w, &mut sink).unwrap();
     let _ = report_table::render(&w, report_table::Layout::Fixed);
+    report_mermaid::write(&w, &mut sink).unwrap();
+    report_html::write(&w, &mut sink).unwrap();
     for v in [A2aVersion::V1_0, A2aVersion::V0_3] {
         export::write_tasks(&w, v, &mut sink).unwrap();
         export::write_stream(&w, v, &mut sink).unwrap();
