@@ -330,6 +330,13 @@ impl<'s> World<'s> {
                 }
             }
         };
+        let Ok((ctx, token)) = self.nested_token(task, ctx, callee) else {
+            return Member {
+                task: None,
+                outcome: Some(Outcome::Denied),
+                denial: None,
+            };
+        };
         let denials = check_delegation(
             &ctx,
             &self.scenario.agents[callee],
@@ -361,6 +368,9 @@ impl<'s> World<'s> {
             via: Some((ix, m)),
             attempt,
         });
+        if let Some(vt) = token {
+            self.caller_tokens.insert(child, vt);
+        }
         Member {
             task: Some(child),
             outcome: None,

@@ -21,10 +21,12 @@ pub enum ErrorCode {
     HandlerIncomplete,
     /// A reply to a task that is neither paused nor terminal.
     TaskNotAwaiting,
+    /// A token that failed verification, or none where one is required: refused before admission.
+    Unauthenticated,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::TaskNotFound,
         ErrorCode::TaskTerminal,
         ErrorCode::TaskNotCancelable,
@@ -35,6 +37,7 @@ impl ErrorCode {
         ErrorCode::IllegalTransition,
         ErrorCode::HandlerIncomplete,
         ErrorCode::TaskNotAwaiting,
+        ErrorCode::Unauthenticated,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -49,6 +52,7 @@ impl ErrorCode {
             ErrorCode::IllegalTransition => "illegal_transition",
             ErrorCode::HandlerIncomplete => "handler_incomplete",
             ErrorCode::TaskNotAwaiting => "task_not_awaiting",
+            ErrorCode::Unauthenticated => "unauthenticated",
         }
     }
 }

@@ -40,6 +40,8 @@ pub struct Scenario {
     /// The agents' discovery facts, flat, for fast ranking.
     pub directory: crate::engine::discovery::Directory,
     pub symbols: Symbols,
+    /// With `keys`: what verifies callers' tokens and mints nested hops' (the edge's, handed in).
+    pub tokens: Option<Box<dyn crate::engine::token::Tokens>>,
 }
 
 /// An `expect:` entry, resolved.
@@ -160,6 +162,8 @@ pub struct Agent {
     pub handler: Vec<HandlerStep>,
     /// The `as` names of the handler's delegations and fan-outs, indexed by [`ResultIx`].
     pub results: Vec<String>,
+    /// Every request to it must carry a verified token.
+    pub requires_token: bool,
 }
 
 impl Agent {
@@ -176,6 +180,9 @@ pub struct Caller {
     pub classification: Level,
     pub scopes: Vec<Sym>,
     pub delegation_chain: Vec<Sym>,
+    /// A verified caller's JWT: its context comes from the claims, verified on every request (the
+    /// fields above hold the names its claims use, interned at load, never trusted).
+    pub token: Option<String>,
 }
 
 /// Index of a named result (`as`) among its agent's [`Agent::results`].

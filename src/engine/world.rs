@@ -54,6 +54,10 @@ pub struct World<'s> {
     pub(crate) caller_upstream: Vec<ChainRef>,
     /// Set when a driver `wait: N` activity runs.
     pub(crate) driver_woken: bool,
+    /// Each driver caller's token as last verified (verified callers only).
+    pub(crate) verified: Vec<Option<crate::engine::token::VerifiedToken>>,
+    /// The verified token of the caller that created each task, for tasks created by one.
+    pub caller_tokens: std::collections::BTreeMap<TaskIx, crate::engine::token::VerifiedToken>,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -146,6 +150,8 @@ impl<'s> World<'s> {
             caller_chains,
             caller_upstream,
             driver_woken: false,
+            verified: vec![None; scenario.callers.len()],
+            caller_tokens: std::collections::BTreeMap::new(),
         }
     }
 

@@ -96,15 +96,16 @@ pub fn load_str_with_warnings(
         symbols: Symbols::default(),
         base,
         results: Vec::new(),
+        extra: Vec::new(),
     };
     let scenario = loader.scenario(file, default_name);
-    if loader.problems.is_empty() {
+    if loader.problems.is_empty() && loader.extra.is_empty() {
         let warnings = locate_all(display, text, paths::warnings(&scenario));
         return Ok(Loaded { scenario, warnings });
     }
-    Err(LoadError {
-        diagnostics: locate_all(display, text, loader.problems),
-    })
+    let mut diagnostics = locate_all(display, text, loader.problems);
+    diagnostics.append(&mut loader.extra);
+    Err(LoadError { diagnostics })
 }
 
 /// Positions for problems found by path, in file order.
@@ -137,6 +138,8 @@ struct Loader<'b> {
     base: &'b Path,
     /// Each agent's named results, for `expect` paths.
     results: Vec<Vec<handlers::NamedResult>>,
+    /// Problems located in other files (a JWKS, a private JWK): their own line and column.
+    extra: Vec<Diagnostic>,
 }
 fn path(segs: &[Seg]) -> Vec<Seg> {
     segs.to_vec()
@@ -159,6 +162,7 @@ mod conditions;
 mod expectations;
 mod handlers;
 mod steps;
+mod tokens;
 
 impl Loader<'_> {
     fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
@@ -195,7 +199,12 @@ impl Loader<'_> {
 
     fn scenario(&mut self, file: ScenarioFile, default_name: String) -> Scenario {
         let levels = self.levels(file.classification_levels);
-        let policy = self.policy(file.policy);
+        let token_policy = file.policy.token;
+        let policy = self.policy(PolicyFile {
+            token: None,
+            ..file.policy
+        });
+        let tokens = self.tokens(file.keys, token_policy);
         let clock = self.clock(file.clock);
         let names = Names::new(&levels);
 
@@ -231,15 +240,20 @@ impl Loader<'_> {
 
         let mut callers = Vec::with_capacity(file.callers.len());
         for (i, c) in file.callers.into_iter().enumerate() {
-            if names.callers.contains_key(&c.id) {
+            let (key, id) = match (&c.name, &c.id) {
+                (Some(n), _) if c.token.is_some() => ("name", n.clone()),
+                (_, Some(id)) => ("id", id.clone()),
+                _ => ("id", String::new()),
+            };
+            if names.callers.contains_key(&id) {
                 self.problem(
-                    at!["callers", i, "id"],
-                    format!("duplicate caller id `{}`: caller ids are unique", c.id),
+                    at!["callers", i, key],
+                    format!("duplicate caller {key} `{id}`: caller names are unique"),
                 );
-            } else {
-                names.callers.insert(c.id.clone(), i);
+            } else if !id.is_empty() {
+                names.callers.insert(id, i);
             }
-            callers.push(self.caller(i, c, &names));
+            callers.push(self.caller(i, c, &names, tokens.is_some()));
         }
 
         let mut aliases = Vec::new();
@@ -277,6 +291,7 @@ impl Loader<'_> {
             expectations,
             golden,
             symbols: std::mem::take(&mut self.symbols),
+            tokens,
         }
     }
 
