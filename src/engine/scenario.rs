@@ -139,6 +139,9 @@ pub struct Card {
     pub source: Option<serde_json::Value>,
     /// That file's path, as the scenario names it.
     pub file: Option<String>,
+    /// For an agent that requires a verified token: the scopes its bearer-JWT security
+    /// requirement names (its `required_scopes`).
+    pub bearer_scopes: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone)]

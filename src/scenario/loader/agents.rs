@@ -126,6 +126,7 @@ impl Loader<'_> {
             skills,
             source: None,
             file: None,
+            bearer_scopes: None,
         }
     }
 
@@ -140,10 +141,16 @@ impl Loader<'_> {
             skills: Vec::new(),
             source: None,
             file: None,
+            bearer_scopes: None,
         }
     }
 
-    pub(super) fn agent(&mut self, i: usize, a: AgentFile, card: Card, names: &Names) -> Agent {
+    pub(super) fn agent(&mut self, i: usize, a: AgentFile, mut card: Card, names: &Names) -> Agent {
+        let requires_token = a.requires_token.unwrap_or(false);
+        // A card from a file says its own security; a generated card advertises the bearer JWT.
+        if requires_token && card.source.is_none() {
+            card.bearer_scopes = Some(a.required_scopes.clone());
+        }
         let clearance = self.level(at!["agents", i, "clearance"], &a.clearance, names);
         let mut scope = Scope::default();
         let at = at!["agents", i, "handler"];
@@ -159,7 +166,7 @@ impl Loader<'_> {
             scopes: self.syms(&a.scopes),
             handler,
             results,
-            requires_token: a.requires_token.unwrap_or(false),
+            requires_token,
         }
     }
 
