@@ -102,6 +102,9 @@ enum Command {
         /// The input file; `-` or nothing for stdin.
         file: Option<PathBuf>,
     },
+    /// Mint and inspect JWTs for verified callers.
+    #[command(subcommand)]
+    Token(crate::token::command::TokenCommand),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -227,6 +230,7 @@ pub fn main() -> i32 {
             a2a_version,
             file,
         } => convert(from, to, a2a_version.a2a(), file),
+        Command::Token(cmd) => crate::token::command::run(cmd),
     }
 }
 

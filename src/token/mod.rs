@@ -1,10 +1,11 @@
 //! Verified callers: JWKS keys, JWT verification against the scenario clock, and the platform's
 //! minting of nested-hop tokens (RFC 8693 actor chains). The only module that touches crypto, all of
 //! it through `jsonwebtoken`; the engine sees it through [`crate::engine::token::Tokens`].
-//! May import the engine's token seam and `protocol::timestamp`, nothing else of this crate.
+//! May import the engine's token seam, `protocol::timestamp` and `error` (for `token` commands).
 
 pub mod algorithm;
 pub mod check;
+pub mod command;
 pub mod keys;
 pub mod mint;
 
