@@ -328,3 +328,5 @@ fn a_tampered_nested_token_is_refused_by_the_callee() {
     assert!(w.errors[0].detail.ends_with("signature invalid"), "{}", w.errors[0].detail);
     assert_eq!(w.tasks[0].state.as_str(), "failed");
 }
+
+mod files;
