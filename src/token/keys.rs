@@ -177,7 +177,7 @@ fn public_key(v: &Value) -> Result<Key, MemberError> {
     })
 }
 
-/// A signing key from a private JWK: Ed25519 (`OKP` with `d`) or HMAC (`oct`).
+/// A signing key from a private JWK: Ed25519 (`OKP` with `d`), RSA (`n e d p q`) or HMAC (`oct`).
 #[derive(Clone)]
 pub struct PrivateKey {
     pub kid: String,
@@ -251,19 +251,50 @@ impl PrivateKey {
                     .map_err(|e| err(None, Some("k"), format!("not a usable secret: {e}")))?;
                 Ok(PrivateKey {
                     kid,
-                    alg: pinned.unwrap_or(Alg::parse("HS256").unwrap_or(super::algorithm::TABLE[9])),
+                    alg: pinned.unwrap_or(super::algorithm::TABLE[9]),
                     encoding,
                     public,
                 })
             }
-            Family::Rsa | Family::Ec => Err(err(
+            Family::Rsa => {
+                let (encoding, public) = rsa_keys(v)?;
+                Ok(PrivateKey {
+                    kid,
+                    alg: pinned.unwrap_or(super::algorithm::TABLE[1]),
+                    encoding,
+                    public,
+                })
+            }
+            Family::Ec => Err(err(
                 None,
                 Some("kty"),
-                format!(
-                    "signing with a `{}` key is not supported: use an Ed25519 (`OKP`) or `oct` key",
-                    family.kty()
-                ),
+                "signing with an `EC` key is not supported: use an Ed25519 (`OKP`), `RSA` or `oct` key",
             )),
         }
     }
+}
+
+/// An RSA private JWK (`n`, `e`, `d`, `p`, `q`) as the PKCS #1 DER `jsonwebtoken` signs with, and
+/// its public half. PKCS #1 v1.5 signatures (RS*) are deterministic; PSS ones are not.
+fn rsa_keys(v: &Value) -> Result<(EncodingKey, DecodingKey), KeyError> {
+    use rsa::BoxedUint;
+    use rsa::pkcs1::EncodeRsaPrivateKey;
+    let mut parts = Vec::new();
+    for member in ["n", "e", "d", "p", "q"] {
+        parts.push(BoxedUint::from_be_slice_vartime(&b64_member(v, member)?));
+    }
+    let [n, e, d, p, q]: [BoxedUint; 5] = parts
+        .try_into()
+        .map_err(|_| err(None, None, "an RSA key needs `n`, `e`, `d`, `p` and `q`"))?;
+    let key = rsa::PrivateKey::from_components(n, e, d, vec![p, q])
+        .map_err(|e| err(None, None, format!("not a valid RSA private key: {e}")))?;
+    let der = key
+        .to_pkcs1_der()
+        .map_err(|e| err(None, None, format!("cannot encode the RSA key: {e}")))?;
+    let public = DecodingKey::from_rsa_components(
+        str_member(v, "n").ok().flatten().unwrap_or_default(),
+        str_member(v, "e").ok().flatten().unwrap_or_default(),
+    )
+    .map_err(|e| err(None, Some("n"), format!("not a usable RSA public key: {e}")))?;
+    Ok((EncodingKey::from_rsa_der(der.as_bytes()), public))
 }

@@ -195,3 +195,20 @@ fn token_mint_reproduces_the_bundled_token_and_inspect_shows_each_check() {
     let bad = a2a_sim(&["token", "mint", "--key", "scenarios/keys/jwks.json", "--sub", "x"]);
     assert_eq!(bad.status, 2, "a JWKS is no private key: {}", bad.stderr);
 }
+
+#[test]
+fn token_mint_is_deterministic_for_rs256_and_hs256_too() {
+    let d = dir("mint", &[("oct.json", r#"{"kty": "oct", "kid": "s", "k": "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0"}"#)]);
+    for key in ["keys/rsa.private.jwk.json", "oct.json"] {
+        let args = ["token", "mint", "--key", key, "--sub", "x", "--exp", "2026-01-01T01:00:00Z"];
+        let (a, b) = (a2a_sim_in(&d, &args, None), a2a_sim_in(&d, &args, None));
+        assert_eq!(a.status, 0, "{key}: {}", a.stderr);
+        assert_eq!(a.stdout, b.stdout, "{key}");
+    }
+    let rs = a2a_sim_in(&d, &["token", "mint", "--key", "keys/rsa.private.jwk.json", "--sub", "x", "--exp", "2026-01-01T01:00:00Z"], None);
+    let check = a2a_sim_in(&d, &["token", "inspect", rs.stdout.trim(), "--keys", "keys/jwks.json"], None);
+    let doc: Value = serde_json::from_str(&check.stdout).unwrap();
+    assert_eq!(doc["header"]["alg"], "RS256");
+    let sig = doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "signature").unwrap();
+    assert_eq!(sig["verdict"], "pass");
+}
