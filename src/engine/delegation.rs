@@ -330,7 +330,7 @@ impl<'s> World<'s> {
                 }
             }
         };
-        let Ok((ctx, token)) = self.nested_token(task, ctx, callee) else {
+        let Some((ctx, token)) = self.nested_token(task, ctx, callee) else {
             return Member {
                 task: None,
                 outcome: Some(Outcome::Denied),

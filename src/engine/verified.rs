@@ -17,10 +17,9 @@ impl<'s> World<'s> {
     }
 
     fn sym(&self, name: &str, claim: &str) -> Result<Sym, String> {
-        self.scenario
-            .symbols
-            .get(name)
-            .ok_or_else(|| format!("claim `{claim}` names `{name}`, which this scenario does not know"))
+        self.scenario.symbols.get(name).ok_or_else(|| {
+            format!("claim `{claim}` names `{name}`, which this scenario does not know")
+        })
     }
 
     /// The caller context a verified token gives, with `scopes` (the file's or the agent's, which
@@ -68,17 +67,16 @@ impl<'s> World<'s> {
         let (Some(token), Some(tokens)) = (&c.token, &self.scenario.tokens) else {
             return true;
         };
-        let checked = tokens
-            .verify(token, self.now_ms())
-            .and_then(|vt| {
-                let ctx = self.claims_context(&vt, &c.scopes)?;
-                // The loader interned these names from the same token bytes: ownership and
-                // discovery read them, so they must agree with the verified claims.
-                if (ctx.agent_id, ctx.tenant, ctx.classification) != (c.sym, c.tenant, c.classification) {
-                    return Err("the token's claims are not the ones it was loaded with".to_string());
-                }
-                Ok((ctx, vt))
-            });
+        let checked = tokens.verify(token, self.now_ms()).and_then(|vt| {
+            let ctx = self.claims_context(&vt, &c.scopes)?;
+            // The loader interned these names from the same token bytes: ownership and
+            // discovery read them, so they must agree with the verified claims.
+            if (ctx.agent_id, ctx.tenant, ctx.classification) != (c.sym, c.tenant, c.classification)
+            {
+                return Err("the token's claims are not the ones it was loaded with".to_string());
+            }
+            Ok((ctx, vt))
+        });
         match checked {
             Ok((ctx, vt)) => {
                 self.caller_upstream[caller] = ctx.delegation_chain;
@@ -113,22 +111,27 @@ impl<'s> World<'s> {
 
     /// A nested hop from `task` to `callee`: the platform mints a token for the derived context and
     /// the callee verifies it; the context is then the verified claims'. Without a platform key,
-    /// the derived context goes as before, unless the callee requires a token.
+    /// the derived context goes as before, unless the callee requires a token. `None`: refused
+    /// (`unauthenticated` recorded).
     pub(crate) fn nested_token(
         &mut self,
         task: TaskIx,
         ctx: CallerContext<'s>,
         callee: AgentIx,
-    ) -> Result<(CallerContext<'s>, Option<VerifiedToken>), ()> {
+    ) -> Option<(CallerContext<'s>, Option<VerifiedToken>)> {
         let Some(tokens) = &self.scenario.tokens else {
-            return Ok((ctx, None));
+            return Some((ctx, None));
         };
         let names = &self.scenario.symbols;
         let chain: Vec<Sym> = self.chains.to_vec(ctx.delegation_chain);
         let grant = Grant {
             sub: names.name(ctx.agent_id),
             tenant: names.name(ctx.tenant),
-            classification: self.scenario.levels.get(ctx.classification).map_or("", String::as_str),
+            classification: self
+                .scenario
+                .levels
+                .get(ctx.classification)
+                .map_or("", String::as_str),
             scope: ctx.scopes.iter().map(|&s| names.name(s)).collect(),
             act_chain: chain.iter().map(|&s| names.name(s)).collect(),
         };
@@ -136,15 +139,21 @@ impl<'s> World<'s> {
         let requires = self.scenario.agents[callee].requires_token;
         let token = match tokens.mint(&grant, now) {
             Ok(t) => t,
-            Err(_) if !requires => return Ok((ctx, None)),
-            Err(why) => return Err(self.refuse_nested(task, callee, &why)),
+            Err(_) if !requires => return Some((ctx, None)),
+            Err(why) => {
+                self.refuse_nested(task, callee, &why);
+                return None;
+            }
         };
         let checked = tokens
             .verify(&token, now)
             .and_then(|vt| Ok((self.claims_context(&vt, ctx.scopes)?, vt)));
         match checked {
-            Ok((verified, vt)) => Ok((verified, Some(vt))),
-            Err(why) => Err(self.refuse_nested(task, callee, &why)),
+            Ok((verified, vt)) => Some((verified, Some(vt))),
+            Err(why) => {
+                self.refuse_nested(task, callee, &why);
+                None
+            }
         }
     }
 

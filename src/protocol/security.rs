@@ -26,16 +26,26 @@ pub fn bearer(scopes: &[String], v: A2aVersion) -> [(&'static str, Value); 2] {
                 "securitySchemes",
                 json!({BEARER: {"httpAuthSecurityScheme": {"scheme": "Bearer", "bearerFormat": "JWT", "description": DESCRIPTION}}}),
             ),
-            ("securityRequirements", json!([{"schemes": {BEARER: {"list": scopes}}}])),
+            (
+                "securityRequirements",
+                json!([{"schemes": {BEARER: {"list": scopes}}}]),
+            ),
         ],
     }
 }
 
 /// 0.3 `type` ⇄ 1.0 oneof member, and the members that are renamed (0.3 name, 1.0 name).
-const SCHEMES: [(&str, &str, &[(&str, &str)]); 5] = [
+/// Members renamed between the versions: (0.3 name, 1.0 name).
+type Renames = &'static [(&'static str, &'static str)];
+
+const SCHEMES: [(&str, &str, Renames); 5] = [
     ("http", "httpAuthSecurityScheme", &[]),
     ("apiKey", "apiKeySecurityScheme", &[("in", "location")]),
-    ("oauth2", "oauth2SecurityScheme", &[("oauth2MetadataUrl", "oauth2MetadataUrl")]),
+    (
+        "oauth2",
+        "oauth2SecurityScheme",
+        &[("oauth2MetadataUrl", "oauth2MetadataUrl")],
+    ),
     ("openIdConnect", "openIdConnectSecurityScheme", &[]),
     ("mutualTLS", "mtlsSecurityScheme", &[]),
 ];
@@ -49,14 +59,19 @@ fn renamed(renames: &[(&str, &str)], key: &str, to_v1: bool) -> String {
 }
 
 fn scheme_to_v1(name: &str, s: &Value) -> Result<Value, String> {
-    let obj = s.as_object().ok_or(format!("securitySchemes.{name} is not an object"))?;
+    let obj = s
+        .as_object()
+        .ok_or(format!("securitySchemes.{name} is not an object"))?;
     let ty = obj.get("type").and_then(Value::as_str).unwrap_or_default();
     let Some((_, member, renames)) = SCHEMES.iter().find(|(t, _, _)| *t == ty) else {
         return Err(format!("securitySchemes.{name} has an unknown type `{ty}`"));
     };
     let mut inner = Map::new();
     for (k, v) in obj.iter().filter(|(k, _)| *k != "type") {
-        if *member == "oauth2SecurityScheme" && k == "flows" && v.as_object().is_some_and(|f| f.len() > 1) {
+        if *member == "oauth2SecurityScheme"
+            && k == "flows"
+            && v.as_object().is_some_and(|f| f.len() > 1)
+        {
             return Err(format!(
                 "securitySchemes.{name} has several OAuth flows; A2A 1.0 holds one"
             ));
@@ -67,12 +82,15 @@ fn scheme_to_v1(name: &str, s: &Value) -> Result<Value, String> {
 }
 
 fn scheme_to_v03(name: &str, s: &Value) -> Result<Value, String> {
-    let obj = s.as_object().filter(|o| o.len() == 1).ok_or(format!(
-        "securitySchemes.{name} is not one scheme member"
-    ))?;
+    let obj = s
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .ok_or(format!("securitySchemes.{name} is not one scheme member"))?;
     let (member, inner) = obj.iter().next().ok_or("empty scheme")?;
     let Some((ty, _, renames)) = SCHEMES.iter().find(|(_, m, _)| m == member) else {
-        return Err(format!("securitySchemes.{name} has an unknown member `{member}`"));
+        return Err(format!(
+            "securitySchemes.{name} has an unknown member `{member}`"
+        ));
     };
     let mut out = Map::new();
     out.insert("type".into(), json!(ty));
@@ -82,7 +100,10 @@ fn scheme_to_v03(name: &str, s: &Value) -> Result<Value, String> {
     Ok(Value::Object(out))
 }
 
-fn schemes(obj: &Map<String, Value>, f: fn(&str, &Value) -> Result<Value, String>) -> Result<Option<Value>, String> {
+fn schemes(
+    obj: &Map<String, Value>,
+    f: fn(&str, &Value) -> Result<Value, String>,
+) -> Result<Option<Value>, String> {
     let Some(s) = obj.get("securitySchemes") else {
         return Ok(None);
     };
@@ -94,7 +115,11 @@ fn schemes(obj: &Map<String, Value>, f: fn(&str, &Value) -> Result<Value, String
 }
 
 /// The card's security in the other version, inserted into `out`.
-pub fn convert(obj: &Map<String, Value>, to: A2aVersion, out: &mut Map<String, Value>) -> Result<(), String> {
+pub fn convert(
+    obj: &Map<String, Value>,
+    to: A2aVersion,
+    out: &mut Map<String, Value>,
+) -> Result<(), String> {
     match to {
         A2aVersion::V1_0 => {
             if let Some(s) = schemes(obj, scheme_to_v1)? {
@@ -104,7 +129,10 @@ pub fn convert(obj: &Map<String, Value>, to: A2aVersion, out: &mut Map<String, V
                 let mut list = Vec::new();
                 for r in reqs.as_array().ok_or("security is not a list")? {
                     let mut schemes = Map::new();
-                    for (name, scopes) in r.as_object().ok_or("a security requirement is not an object")? {
+                    for (name, scopes) in r
+                        .as_object()
+                        .ok_or("a security requirement is not an object")?
+                    {
                         schemes.insert(name.clone(), json!({"list": scopes}));
                     }
                     list.push(json!({"schemes": schemes}));
@@ -118,11 +146,17 @@ pub fn convert(obj: &Map<String, Value>, to: A2aVersion, out: &mut Map<String, V
             }
             if let Some(reqs) = obj.get("securityRequirements") {
                 let mut list = Vec::new();
-                for r in reqs.as_array().ok_or("securityRequirements is not a list")? {
+                for r in reqs
+                    .as_array()
+                    .ok_or("securityRequirements is not a list")?
+                {
                     let mut req = Map::new();
                     let schemes = r.get("schemes").and_then(Value::as_object);
                     for (name, scopes) in schemes.into_iter().flatten() {
-                        req.insert(name.clone(), scopes.get("list").cloned().unwrap_or(json!([])));
+                        req.insert(
+                            name.clone(),
+                            scopes.get("list").cloned().unwrap_or(json!([])),
+                        );
                     }
                     list.push(Value::Object(req));
                 }

@@ -25,10 +25,7 @@ impl Family {
     }
 
     pub fn of_kty(kty: &str) -> Option<Family> {
-        TABLE
-            .iter()
-            .map(|a| a.family)
-            .find(|f| f.kty() == kty)
+        TABLE.iter().map(|a| a.family).find(|f| f.kty() == kty)
     }
 }
 

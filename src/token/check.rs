@@ -67,7 +67,12 @@ fn at(ms: i64) -> String {
 }
 
 /// Runs every check at `now_ms` (the scenario clock). Without `keys` the signature is skipped.
-pub fn inspect(token: &str, keys: Option<&KeySet>, policy: &TokenPolicy, now_ms: i64) -> Inspection {
+pub fn inspect(
+    token: &str,
+    keys: Option<&KeySet>,
+    policy: &TokenPolicy,
+    now_ms: i64,
+) -> Inspection {
     let mut out = Inspection::default();
     let segments: Vec<&str> = token.trim().split('.').collect();
     let parsed = match segments.as_slice() {
@@ -89,7 +94,10 @@ pub fn inspect(token: &str, keys: Option<&KeySet>, policy: &TokenPolicy, now_ms:
     out.claims = Value::Object(claims.clone());
 
     let alg = alg_check(&header, policy);
-    out.push("alg", alg.clone().err().map_or(Verdict::Pass, Verdict::Fail));
+    out.push(
+        "alg",
+        alg.clone().err().map_or(Verdict::Pass, Verdict::Fail),
+    );
     signature_checks(&mut out, token.trim(), &header, alg.ok(), keys);
     claim_checks(&mut out, &claims, policy, now_ms);
     out
@@ -136,10 +144,19 @@ fn signature_checks(
             .find(kid)
             .ok_or_else(|| format!("unknown kid `{}`: no key in the JWKS has it", short(kid))),
     };
-    out.push("kid", key.as_ref().err().cloned().map_or(Verdict::Pass, Verdict::Fail));
+    out.push(
+        "kid",
+        key.as_ref()
+            .err()
+            .cloned()
+            .map_or(Verdict::Pass, Verdict::Fail),
+    );
     let (Ok(key), Some(alg)) = (key, alg) else {
         for name in ["key type", "signature"] {
-            out.push(name, Verdict::Skipped("needs a known kid and an allowed alg".to_string()));
+            out.push(
+                name,
+                Verdict::Skipped("needs a known kid and an allowed alg".to_string()),
+            );
         }
         return;
     };
@@ -161,9 +178,15 @@ fn signature_checks(
     } else {
         Ok(())
     };
-    out.push("key type", family.clone().err().map_or(Verdict::Pass, Verdict::Fail));
+    out.push(
+        "key type",
+        family.clone().err().map_or(Verdict::Pass, Verdict::Fail),
+    );
     if family.is_err() {
-        out.push("signature", Verdict::Skipped("needs a key of the alg's family".to_string()));
+        out.push(
+            "signature",
+            Verdict::Skipped("needs a key of the alg's family".to_string()),
+        );
         return;
     }
     let mut validation = Validation::new(alg.jwt);
@@ -176,7 +199,9 @@ fn signature_checks(
         Ok(_) => Verdict::Pass,
         Err(e) => Verdict::Fail(match e.kind() {
             ErrorKind::InvalidSignature => "signature invalid".to_string(),
-            ErrorKind::InvalidAlgorithm => format!("alg `{}` does not fit key `{}`", alg.name, key.kid),
+            ErrorKind::InvalidAlgorithm => {
+                format!("alg `{}` does not fit key `{}`", alg.name, key.kid)
+            }
             _ => "signature invalid: the signature cannot be checked (malformed)".to_string(),
         }),
     };
@@ -202,10 +227,9 @@ fn claim_checks(out: &mut Inspection, claims: &Map<String, Value>, p: &TokenPoli
         None => Verdict::Fail("claim missing: `exp`".to_string()),
         Some(Err(())) => Verdict::Fail("claim `exp` is not a number".to_string()),
         // Valid strictly before exp (RFC 7519 §4.1.4), plus the leeway.
-        Some(Ok(exp)) if now_ms >= exp.saturating_add(leeway) => Verdict::Fail(format!(
-            "expired at {} (now {now}, leeway {ls} s)",
-            at(exp)
-        )),
+        Some(Ok(exp)) if now_ms >= exp.saturating_add(leeway) => {
+            Verdict::Fail(format!("expired at {} (now {now}, leeway {ls} s)", at(exp)))
+        }
         Some(Ok(_)) => Verdict::Pass,
     };
     out.push("exp", exp);
@@ -249,7 +273,9 @@ fn claim_checks(out: &mut Inspection, claims: &Map<String, Value>, p: &TokenPoli
                 _ => None,
             };
             match list {
-                None => Verdict::Fail("claim `aud` is not a string or a list of strings".to_string()),
+                None => {
+                    Verdict::Fail("claim `aud` is not a string or a list of strings".to_string())
+                }
                 Some(l) if l.contains(&want.as_str()) => Verdict::Pass,
                 Some(_) => Verdict::Fail(format!("audience does not include `{want}`")),
             }
@@ -284,11 +310,19 @@ fn act_chain(claims: &Map<String, Value>) -> Result<Vec<String>, String> {
     let mut chain = Vec::new();
     let mut cur = claims.get("act");
     while let Some(v) = cur {
-        let Some(sub) = v.get("sub").and_then(Value::as_str).filter(|s| !s.is_empty()) else {
-            return Err("claim `act` is not an actor `{sub, act?}` with a string `sub`".to_string());
+        let Some(sub) = v
+            .get("sub")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+        else {
+            return Err(
+                "claim `act` is not an actor `{sub, act?}` with a string `sub`".to_string(),
+            );
         };
         if chain.len() == MAX_ACT_DEPTH {
-            return Err(format!("claim `act` nests deeper than {MAX_ACT_DEPTH} actors"));
+            return Err(format!(
+                "claim `act` nests deeper than {MAX_ACT_DEPTH} actors"
+            ));
         }
         chain.push(sub.to_string());
         cur = v.get("act");
@@ -322,7 +356,11 @@ pub fn verify(
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string(),
-        exp: claims.get("exp").and_then(millis).unwrap_or(0).div_euclid(1000),
+        exp: claims
+            .get("exp")
+            .and_then(millis)
+            .unwrap_or(0)
+            .div_euclid(1000),
         tenant: text("tenant"),
         classification: text("classification"),
         scope: text("scope")

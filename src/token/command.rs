@@ -106,7 +106,11 @@ pub fn run(cmd: TokenCommand) -> i32 {
                     c.insert(name.into(), json!(seconds(&v)?));
                 }
             }
-            for (name, v) in [("tenant", tenant), ("classification", classification), ("scope", scope)] {
+            for (name, v) in [
+                ("tenant", tenant),
+                ("classification", classification),
+                ("scope", scope),
+            ] {
                 if let Some(v) = v {
                     c.insert(name.into(), json!(v));
                 }
@@ -164,10 +168,15 @@ pub fn run(cmd: TokenCommand) -> i32 {
                 .map(|c| match &c.verdict {
                     Verdict::Pass => json!({"check": c.name, "verdict": "pass"}),
                     Verdict::Fail(d) => json!({"check": c.name, "verdict": "fail", "detail": d}),
-                    Verdict::Skipped(d) => json!({"check": c.name, "verdict": "skipped", "detail": d}),
+                    Verdict::Skipped(d) => {
+                        json!({"check": c.name, "verdict": "skipped", "detail": d})
+                    }
                 })
                 .collect();
-            let failed = report.checks.iter().any(|c| matches!(c.verdict, Verdict::Fail(_)));
+            let failed = report
+                .checks
+                .iter()
+                .any(|c| matches!(c.verdict, Verdict::Fail(_)));
             let doc = json!({"header": report.header, "claims": report.claims, "checks": checks, "verified": !failed && keys.is_some()});
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
             Ok(i32::from(failed))
@@ -189,5 +198,7 @@ fn seconds(v: &str) -> Result<i64, String> {
     v.parse::<i64>()
         .ok()
         .or_else(|| parse_rfc3339(v).map(|ms| ms.div_euclid(1000)))
-        .ok_or(format!("`{v}` is neither seconds nor an RFC 3339 timestamp"))
+        .ok_or(format!(
+            "`{v}` is neither seconds nor an RFC 3339 timestamp"
+        ))
 }

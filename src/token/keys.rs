@@ -59,7 +59,11 @@ impl KeySet {
     /// Parses a JWKS document: every problem, not the first.
     pub fn from_jwks(doc: &Value) -> Result<KeySet, Vec<KeyError>> {
         let Some(obj) = doc.as_object() else {
-            return Err(vec![err(None, None, "a JWKS is a JSON object `{\"keys\": [...]}`")]);
+            return Err(vec![err(
+                None,
+                None,
+                "a JWKS is a JSON object `{\"keys\": [...]}`",
+            )]);
         };
         let Some(list) = obj.get("keys").and_then(Value::as_array) else {
             return Err(vec![err(None, None, "a JWKS needs `keys`: a list of JWKs")]);
@@ -142,7 +146,10 @@ fn family(v: &Value) -> Result<Family, MemberError> {
             None => {
                 return Err(member_err(
                     "alg",
-                    format!("unknown alg `{alg}`; the algorithms are {}", list(Alg::names())),
+                    format!(
+                        "unknown alg `{alg}`; the algorithms are {}",
+                        list(Alg::names())
+                    ),
                 ));
             }
         }
@@ -158,7 +165,12 @@ fn public_key(v: &Value) -> Result<Key, MemberError> {
     let family = family(v)?;
     let kid = str_member(v, "kid")?
         .filter(|k| !k.is_empty())
-        .ok_or_else(|| (None, "a verification key needs a non-empty `kid`".to_string()))?;
+        .ok_or_else(|| {
+            (
+                None,
+                "a verification key needs a non-empty `kid`".to_string(),
+            )
+        })?;
     if family != Family::Hmac && v.get("d").is_some() {
         return Err(member_err(
             "d",

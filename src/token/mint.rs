@@ -9,16 +9,14 @@ use crate::engine::token::Grant;
 
 /// `act` for a chain (earliest first): the most recent actor outermost (RFC 8693 §4.1).
 pub fn act_claim(chain: &[&str]) -> Option<Value> {
-    chain
-        .iter()
-        .fold(None, |inner: Option<Value>, sub| {
-            let mut actor = Map::new();
-            actor.insert("sub".into(), json!(sub));
-            if let Some(inner) = inner {
-                actor.insert("act".into(), inner);
-            }
-            Some(Value::Object(actor))
-        })
+    chain.iter().fold(None, |inner: Option<Value>, sub| {
+        let mut actor = Map::new();
+        actor.insert("sub".into(), json!(sub));
+        if let Some(inner) = inner {
+            actor.insert("act".into(), inner);
+        }
+        Some(Value::Object(actor))
+    })
 }
 
 /// The claims of a nested hop's token: `sub` delegates, `act` is the chain so far.
@@ -52,5 +50,6 @@ pub fn sign(key: &PrivateKey, claims: &Map<String, Value>) -> Result<String, Str
     if !key.kid.is_empty() {
         header.kid = Some(key.kid.clone());
     }
-    encode(&header, claims, &key.encoding).map_err(|e| format!("cannot sign with key `{}`: {e}", key.kid))
+    encode(&header, claims, &key.encoding)
+        .map_err(|e| format!("cannot sign with key `{}`: {e}", key.kid))
 }

@@ -170,7 +170,13 @@ impl Loader<'_> {
         }
     }
 
-    pub(super) fn caller(&mut self, i: usize, c: CallerFile, names: &Names, has_keys: bool) -> Caller {
+    pub(super) fn caller(
+        &mut self,
+        i: usize,
+        c: CallerFile,
+        names: &Names,
+        has_keys: bool,
+    ) -> Caller {
         if let Some(token) = &c.token {
             return self.token_caller(i, &c, token, names, has_keys);
         }

@@ -245,13 +245,17 @@ impl Loader<'_> {
                 (_, Some(id)) => ("id", id.clone()),
                 _ => ("id", String::new()),
             };
-            if names.callers.contains_key(&id) {
-                self.problem(
+            match names.callers.entry(id) {
+                std::collections::hash_map::Entry::Occupied(e) => self.problem(
                     at!["callers", i, key],
-                    format!("duplicate caller {key} `{id}`: caller names are unique"),
-                );
-            } else if !id.is_empty() {
-                names.callers.insert(id, i);
+                    format!(
+                        "duplicate caller {key} `{}`: caller names are unique",
+                        e.key()
+                    ),
+                ),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                }
             }
             callers.push(self.caller(i, c, &names, tokens.is_some()));
         }

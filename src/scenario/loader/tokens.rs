@@ -141,7 +141,10 @@ impl Loader<'_> {
             match PrivateKey::from_jwk(&doc, true) {
                 Ok(k) if k.alg.name == "EdDSA" => Some(k),
                 Ok(_) => {
-                    self.problem(at, "the platform key must be an Ed25519 (`OKP`) private JWK");
+                    self.problem(
+                        at,
+                        "the platform key must be an Ed25519 (`OKP`) private JWK",
+                    );
                     None
                 }
                 Err(e) => {
@@ -189,7 +192,10 @@ impl Loader<'_> {
         }
         let name = c.name.clone().unwrap_or_default();
         if c.name.is_none() {
-            self.problem(at!["callers", i], "a caller with `token` needs `name`: the handle its steps use");
+            self.problem(
+                at!["callers", i],
+                "a caller with `token` needs `name`: the handle its steps use",
+            );
         }
         if !has_keys {
             self.problem(
@@ -212,8 +218,18 @@ impl Loader<'_> {
             }
         };
         let claims = unverified_claims(&jwt).unwrap_or_default();
-        let text = |k: &str| claims.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-        let scopes: Vec<String> = text("scope").split(' ').filter(|s| !s.is_empty()).map(String::from).collect();
+        let text = |k: &str| {
+            claims
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let scopes: Vec<String> = text("scope")
+            .split(' ')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
         let mut chain = Vec::new();
         let mut act = claims.get("act");
         while let Some(a) = act.filter(|_| chain.len() < 64) {
@@ -223,7 +239,11 @@ impl Loader<'_> {
             act = a.get("act");
         }
         chain.reverse();
-        let classification = names.levels.iter().position(|l| *l == text("classification")).unwrap_or(0);
+        let classification = names
+            .levels
+            .iter()
+            .position(|l| *l == text("classification"))
+            .unwrap_or(0);
         Caller {
             sym: self.symbols.intern(&text("sub")),
             id: name,
