@@ -6,7 +6,8 @@ Usage: validate.py [--prior-failures N] KIND=PATH...
 PATH is a file, or `-` for standard input (at most once). KIND is one of:
 
   card-1.0    one AgentCard, A2A 1.0 ProtoJSON
-  card-0.3    one AgentCard, A2A 0.3 JSON, exactly the ten keys
+  card-0.3    one AgentCard, A2A 0.3 JSON, exactly the ten keys (plus
+              securitySchemes and security for an agent that requires a token)
   card-file-0.3  one AgentCard, A2A 0.3 JSON, of an agent whose card comes from a
               card file: the ten keys plus only the schema's optional keys
   tasks-1.0   a JSON array of A2A 1.0 Tasks
@@ -454,10 +455,18 @@ def check_card_file_v03(doc):
     convert_v03(card, v03_to_v1.to_core_agent_card)
 
 
+# A generated card of an agent that requires a verified token adds a bearer-JWT scheme and its
+# requirement (both, or neither).
+CARD_V03_SECURITY_KEYS = ("securitySchemes", "security")
+
+
 def check_card_v03(doc):
     require_object(doc)
     missing = [k for k in CARD_V03_KEYS if k not in doc]
-    extra = [k for k in doc if k not in CARD_V03_KEYS]
+    security = [k for k in CARD_V03_SECURITY_KEYS if k in doc]
+    if security and len(security) != len(CARD_V03_SECURITY_KEYS):
+        raise Invalid(f"a 0.3 card with a security requirement has both {' and '.join(CARD_V03_SECURITY_KEYS)}")
+    extra = [k for k in doc if k not in CARD_V03_KEYS and k not in security]
     if missing or extra:
         detail = []
         if missing:

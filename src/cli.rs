@@ -161,6 +161,9 @@ enum Command {
         /// The input file; `-` or nothing for stdin.
         file: Option<PathBuf>,
     },
+    /// Mint and inspect JWTs for verified callers.
+    #[command(subcommand)]
+    Token(crate::token::command::TokenCommand),
 }
 
 /// Output of the analyses.
@@ -377,6 +380,7 @@ pub fn main() -> i32 {
             a2a_version,
             file,
         } => convert(from, to, a2a_version.a2a(), file),
+        Command::Token(cmd) => crate::token::command::run(cmd),
     }
 }
 

@@ -14,3 +14,4 @@ pub mod protocol;
 pub mod report;
 pub mod scenario;
 pub mod testing;
+pub mod token;

@@ -15,4 +15,5 @@ mod malformed;
 mod properties;
 mod protocol;
 mod reports;
+mod tokens;
 mod views;

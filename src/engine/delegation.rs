@@ -350,6 +350,15 @@ impl<'s> World<'s> {
                 callee: Some(callee),
             };
         }
+        // Then the callee verifies the token the platform minted for this hop.
+        let Some((ctx, token)) = self.nested_token(task, ctx, callee) else {
+            return Member {
+                task: None,
+                outcome: Some(Outcome::Denied),
+                denial: None,
+                callee: Some(callee),
+            };
+        };
         let denials = check_delegation(
             &ctx,
             &self.scenario.agents[callee],
@@ -384,6 +393,9 @@ impl<'s> World<'s> {
             scopes: ctx.scopes,
             origin: self.tasks[task].origin,
         });
+        if let Some(vt) = token {
+            self.caller_tokens.insert(child, vt);
+        }
         Member {
             task: Some(child),
             outcome: None,

@@ -16,6 +16,16 @@ use crate::engine::world::World;
 
 impl<'s> World<'s> {
     pub(crate) fn run_step(&mut self, step: &'s Step) {
+        // A verified caller's token is checked on every request, before anything else happens.
+        if let Some(caller) = step.caller()
+            && !self.authenticate(caller)
+        {
+            self.steps.push(StepRecord {
+                caller: Some(caller),
+                result: StepResult::Nothing,
+            });
+            return;
+        }
         let result = match step {
             Step::Discover {
                 caller,
@@ -161,6 +171,9 @@ impl<'s> World<'s> {
             self.unavailable(ctx.agent_id, callee);
             return StepResult::Nothing;
         }
+        if !self.token_required(send.caller, callee) {
+            return StepResult::Nothing;
+        }
         let denials = check_delegation(
             &ctx,
             &self.scenario.agents[callee],
@@ -191,6 +204,9 @@ impl<'s> World<'s> {
         });
         if let Some(a) = send.alias {
             self.alias_tasks[a] = Some(task);
+        }
+        if let Some(vt) = &self.verified[send.caller] {
+            self.caller_tokens.insert(task, vt.clone());
         }
         if let Some(push) = &send.push {
             self.set_push_config(callee, Some(task), None, push);

@@ -23,4 +23,6 @@ pub mod scheduler;
 pub mod status;
 pub mod symbols;
 pub mod task;
+pub mod token;
+mod verified;
 pub mod world;

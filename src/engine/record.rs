@@ -23,10 +23,12 @@ pub enum ErrorCode {
     TaskNotAwaiting,
     /// A request to an agent inside a fault's window: refused before the server saw it.
     AgentUnavailable,
+    /// A token that failed verification, or none where one is required: refused before admission.
+    Unauthenticated,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 11] = [
+    pub const ALL: [ErrorCode; 12] = [
         ErrorCode::TaskNotFound,
         ErrorCode::TaskTerminal,
         ErrorCode::TaskNotCancelable,
@@ -38,6 +40,7 @@ impl ErrorCode {
         ErrorCode::HandlerIncomplete,
         ErrorCode::TaskNotAwaiting,
         ErrorCode::AgentUnavailable,
+        ErrorCode::Unauthenticated,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -53,6 +56,7 @@ impl ErrorCode {
             ErrorCode::HandlerIncomplete => "handler_incomplete",
             ErrorCode::TaskNotAwaiting => "task_not_awaiting",
             ErrorCode::AgentUnavailable => "agent_unavailable",
+            ErrorCode::Unauthenticated => "unauthenticated",
         }
     }
 }

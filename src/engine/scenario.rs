@@ -44,6 +44,8 @@ pub struct Scenario {
     /// The agents' discovery facts, flat, for fast ranking.
     pub directory: crate::engine::discovery::Directory,
     pub symbols: Symbols,
+    /// With `keys`: what verifies callers' tokens and mints nested hops' (the edge's, handed in).
+    pub tokens: Option<Box<dyn crate::engine::token::Tokens>>,
 }
 
 /// An `expect:` entry, resolved.
@@ -165,6 +167,9 @@ pub struct Card {
     pub source: Option<serde_json::Value>,
     /// That file's path, as the scenario names it.
     pub file: Option<String>,
+    /// For an agent that requires a verified token: the scopes its bearer-JWT security
+    /// requirement names (its `required_scopes`).
+    pub bearer_scopes: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -190,6 +195,8 @@ pub struct Agent {
     pub handler: Vec<HandlerStep>,
     /// The `as` names of the handler's delegations and fan-outs, indexed by [`ResultIx`].
     pub results: Vec<String>,
+    /// Every request to it must carry a verified token.
+    pub requires_token: bool,
 }
 
 impl Agent {
@@ -211,6 +218,9 @@ pub struct Caller {
     pub classification: Level,
     pub scopes: Vec<Sym>,
     pub delegation_chain: Vec<Sym>,
+    /// A verified caller's JWT: its context comes from the claims, verified on every request (the
+    /// fields above hold the names its claims use, interned at load, never trusted).
+    pub token: Option<String>,
 }
 
 /// Index of a named result (`as`) among its agent's [`Agent::results`].

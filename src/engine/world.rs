@@ -68,6 +68,10 @@ pub struct World<'s> {
     pub(crate) driver_woken: bool,
     /// The numbers of caller-supplied `ctx-N` ids not minted yet: the counter skips them.
     pub(crate) literal_contexts: std::collections::BTreeSet<u64>,
+    /// Each driver caller's token as last verified (verified callers only).
+    pub(crate) verified: Vec<Option<crate::engine::token::VerifiedToken>>,
+    /// The verified token of the caller that created each task, for tasks created by one.
+    pub caller_tokens: std::collections::BTreeMap<TaskIx, crate::engine::token::VerifiedToken>,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -178,6 +182,8 @@ impl<'s> World<'s> {
             caller_upstream,
             driver_woken: false,
             literal_contexts: std::collections::BTreeSet::new(),
+            verified: vec![None; scenario.callers.len()],
+            caller_tokens: std::collections::BTreeMap::new(),
         }
     }
 

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::engine::scenario::Card;
+use crate::protocol::security;
 use crate::protocol::version::A2aVersion;
 use crate::scenario::card_file::{self, CardVersion};
 
@@ -29,8 +30,8 @@ pub fn card_json(card: &Card, v: A2aVersion) -> Result<Value, String> {
     } else {
         &card.description
     };
-    Ok(match v {
-        // Exactly ten keys.
+    let mut card_doc = match v {
+        // Exactly ten keys (twelve with a bearer-JWT requirement).
         A2aVersion::V0_3 => json!({
             "protocolVersion": "0.3.0",
             "name": card.name,
@@ -53,7 +54,13 @@ pub fn card_json(card: &Card, v: A2aVersion) -> Result<Value, String> {
             "defaultOutputModes": DEFAULT_MODES,
             "skills": skills,
         }),
-    })
+    };
+    if let (Some(scopes), Some(obj)) = (&card.bearer_scopes, card_doc.as_object_mut()) {
+        for (key, value) in security::bearer(scopes, v) {
+            obj.insert(key.into(), value);
+        }
+    }
+    Ok(card_doc)
 }
 
 /// Fields whose shape is the same in 1.0 and 0.3, copied as they are.
@@ -88,8 +95,16 @@ fn convert_file_card(source: &Value, v: A2aVersion) -> Result<Value, String> {
     }
     let obj = source.as_object().ok_or("a card is a JSON object")?;
     let known_other: &[&str] = match from {
-        CardVersion::V1_0 => &["supportedInterfaces", "capabilities", "skills"],
+        CardVersion::V1_0 => &[
+            "supportedInterfaces",
+            "capabilities",
+            "skills",
+            "securitySchemes",
+            "securityRequirements",
+        ],
         CardVersion::V0_3 => &[
+            "securitySchemes",
+            "security",
             "protocolVersion",
             "url",
             "preferredTransport",
@@ -203,6 +218,7 @@ fn convert_file_card(source: &Value, v: A2aVersion) -> Result<Value, String> {
         skills.push(Value::Object(o));
     }
     out.insert("skills".into(), Value::Array(skills));
+    security::convert(obj, v, &mut out)?;
     Ok(Value::Object(out))
 }
 

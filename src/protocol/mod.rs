@@ -4,5 +4,6 @@
 pub mod adapter;
 pub mod card;
 pub mod export;
+pub mod security;
 pub mod timestamp;
 pub mod version;

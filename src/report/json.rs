@@ -238,6 +238,10 @@ impl Serialize for TaskJson<'_, '_> {
             "delegation_chain",
             &Seq(chain.iter().map(|&h| names.name(h))),
         )?;
+        // The caller's verified identity, never the token: only tasks a token created have it.
+        if let Some(vt) = w.caller_tokens.get(&ix) {
+            m.serialize_entry("caller_token", &CallerTokenJson(vt))?;
+        }
         m.serialize_entry("parent", &t.parent.map(|p| Id("task-", p as u64 + 1)))?;
         m.serialize_entry("state", t.state.as_str())?;
         let history = t.history.iter().map(|h| {
@@ -478,6 +482,21 @@ impl Serialize for MatrixRow<'_, '_> {
             );
         }
         m.serialize_entry("denied", &cells)?;
+        m.end()
+    }
+}
+
+struct CallerTokenJson<'a>(&'a crate::engine::token::VerifiedToken);
+
+impl Serialize for CallerTokenJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let t = self.0;
+        let mut m = s.serialize_map(Some(5))?;
+        m.serialize_entry("iss", &t.iss)?;
+        m.serialize_entry("sub", &t.sub)?;
+        m.serialize_entry("kid", &t.kid)?;
+        m.serialize_entry("act_chain", &t.act_chain)?;
+        m.serialize_entry("exp", &t.exp)?;
         m.end()
     }
 }

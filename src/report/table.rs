@@ -124,6 +124,18 @@ pub fn render(world: &World, layout: Layout) -> String {
                 chain.join(" -> ")
             }
         );
+        if let Some(vt) = world.caller_tokens.get(&ix) {
+            let act = if vt.act_chain.is_empty() {
+                "(none)".to_string()
+            } else {
+                vt.act_chain.join(" -> ")
+            };
+            let _ = writeln!(
+                out,
+                "  token:  sub {}, iss {}, kid {}, act {act}, exp {}",
+                vt.sub, vt.iss, vt.kid, vt.exp
+            );
+        }
         let _ = writeln!(
             out,
             "  parent: {}",

@@ -157,5 +157,6 @@ pub fn parse(doc: &Value) -> Result<Card, String> {
         skills,
         source: Some(doc.clone()),
         file: None,
+        bearer_scopes: None,
     })
 }

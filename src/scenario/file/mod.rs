@@ -31,6 +31,8 @@ pub struct ScenarioFile {
     pub policy: PolicyFile,
     pub classification_levels: Option<Vec<String>>,
     pub clock: Option<ClockFile>,
+    /// A JWKS (RFC 7517), relative to the scenario: the keys callers' tokens are verified with.
+    pub keys: Option<String>,
     pub agents: Vec<AgentFile>,
     pub callers: Vec<CallerFile>,
     pub steps: Vec<StepFile>,
@@ -51,6 +53,8 @@ pub struct PolicyFile {
     pub push_delivery: Option<PushDeliveryFile>,
     /// The scopes a nested delegation carries: `own` (the default) or `attenuate`.
     pub authority: Option<AuthorityFile>,
+    /// How callers' tokens are verified (with `keys`).
+    pub token: Option<TokenPolicyFile>,
 }
 
 /// `own`: an agent delegates with its own scopes; `attenuate`: with its scopes ∩ its caller's.
@@ -59,6 +63,21 @@ pub struct PolicyFile {
 pub enum AuthorityFile {
     Own,
     Attenuate,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenPolicyFile {
+    /// `iss` must equal this.
+    pub issuer: String,
+    /// `aud` must contain this.
+    pub audience: String,
+    /// The allow-list (default EdDSA, ES256, RS256); `none` is never allowed.
+    pub algorithms: Option<Vec<String>>,
+    /// Clock skew allowed on `exp`, `nbf` and `iat`, in seconds (default 0).
+    pub leeway_s: Option<i64>,
+    /// An Ed25519 private JWK file: signs the tokens of nested delegations.
+    pub platform_key: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -88,6 +107,8 @@ pub struct AgentFile {
     pub skills: Option<Vec<SkillFile>>,
     #[serde(default)]
     pub handler: Vec<HandlerStepFile>,
+    /// Requests must carry a verified token (default false); the card advertises a bearer JWT.
+    pub requires_token: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -109,9 +130,13 @@ pub struct SkillFile {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CallerFile {
-    pub id: String,
-    pub tenant: String,
-    pub classification: String,
+    /// A caller context given as parameters: `id`, `tenant`, `classification`, ...
+    pub id: Option<String>,
+    pub tenant: Option<String>,
+    pub classification: Option<String>,
+    /// ... or a verified caller: `name` (the handle steps use) and `token` (a JWT or a file).
+    pub name: Option<String>,
+    pub token: Option<String>,
     #[serde(default)]
     pub scopes: Vec<String>,
     #[serde(default)]

@@ -126,6 +126,7 @@ impl Loader<'_> {
             skills,
             source: None,
             file: None,
+            bearer_scopes: None,
         }
     }
 
@@ -140,10 +141,16 @@ impl Loader<'_> {
             skills: Vec::new(),
             source: None,
             file: None,
+            bearer_scopes: None,
         }
     }
 
-    pub(super) fn agent(&mut self, i: usize, a: AgentFile, card: Card, names: &Names) -> Agent {
+    pub(super) fn agent(&mut self, i: usize, a: AgentFile, mut card: Card, names: &Names) -> Agent {
+        let requires_token = a.requires_token.unwrap_or(false);
+        // A card from a file says its own security; a generated card advertises the bearer JWT.
+        if requires_token && card.source.is_none() {
+            card.bearer_scopes = Some(a.required_scopes.clone());
+        }
         let clearance = self.level(at!["agents", i, "clearance"], &a.clearance, names);
         let mut scope = Scope::default();
         let at = at!["agents", i, "handler"];
@@ -160,15 +167,42 @@ impl Loader<'_> {
             authority: a.authority.map(authority),
             handler,
             results,
+            requires_token,
         }
     }
 
-    pub(super) fn caller(&mut self, i: usize, c: CallerFile, names: &Names) -> Caller {
-        let classification = self.level(
-            at!["callers", i, "classification"],
-            &c.classification,
-            names,
-        );
+    pub(super) fn caller(
+        &mut self,
+        i: usize,
+        c: CallerFile,
+        names: &Names,
+        has_keys: bool,
+    ) -> Caller {
+        if let Some(token) = &c.token {
+            return self.token_caller(i, &c, token, names, has_keys);
+        }
+        if c.name.is_some() {
+            self.problem(
+                at!["callers", i, "name"],
+                "`name` is for a verified caller, with `token`; a caller given as parameters has `id`",
+            );
+        }
+        let mut required = |key: &str, v: &Option<String>| {
+            if v.is_none() {
+                self.problem(
+                    at!["callers", i],
+                    format!("a caller needs `{key}` (or `name` and `token`: a verified caller)"),
+                );
+            }
+        };
+        required("id", &c.id);
+        required("tenant", &c.tenant);
+        required("classification", &c.classification);
+        let id = c.id.clone().unwrap_or_default();
+        let classification = match &c.classification {
+            Some(l) => self.level(at!["callers", i, "classification"], l, names),
+            None => 0,
+        };
         for (j, id) in c.delegation_chain.iter().enumerate() {
             if id.is_empty() {
                 self.problem(
@@ -177,16 +211,17 @@ impl Loader<'_> {
                 );
             }
         }
-        if c.id.is_empty() {
+        if c.id.as_deref() == Some("") {
             self.problem(at!["callers", i, "id"], "a caller id must not be empty");
         }
         Caller {
-            sym: self.symbols.intern(&c.id),
-            id: c.id,
-            tenant: self.symbols.intern(&c.tenant),
+            sym: self.symbols.intern(&id),
+            id,
+            tenant: self.symbols.intern(c.tenant.as_deref().unwrap_or_default()),
             classification,
             scopes: self.syms(&c.scopes),
             delegation_chain: self.syms(&c.delegation_chain),
+            token: None,
         }
     }
 }

@@ -96,16 +96,17 @@ pub fn load_str_with_warnings(
         symbols: Symbols::default(),
         base,
         results: Vec::new(),
+        extra: Vec::new(),
     };
     let scenario = loader.scenario(file, default_name);
-    if loader.problems.is_empty() {
+    if loader.problems.is_empty() && loader.extra.is_empty() {
         let mut warnings = locate_all(display, text, paths::warnings(&scenario));
         warnings.extend(coded(display, text, &scenario));
         return Ok(Loaded { scenario, warnings });
     }
-    Err(LoadError {
-        diagnostics: locate_all(display, text, loader.problems),
-    })
+    let mut diagnostics = locate_all(display, text, loader.problems);
+    diagnostics.append(&mut loader.extra);
+    Err(LoadError { diagnostics })
 }
 
 /// `check`'s coded findings, located, in their own order: laundering paths (shortest first, walk
@@ -177,6 +178,8 @@ struct Loader<'b> {
     base: &'b Path,
     /// Each agent's named results, for `expect` paths.
     results: Vec<Vec<handlers::NamedResult>>,
+    /// Problems located in other files (a JWKS, a private JWK): their own line and column.
+    extra: Vec<Diagnostic>,
 }
 fn path(segs: &[Seg]) -> Vec<Seg> {
     segs.to_vec()
@@ -200,6 +203,7 @@ mod expectations;
 mod faults;
 mod handlers;
 mod steps;
+mod tokens;
 
 impl Loader<'_> {
     fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
@@ -237,8 +241,13 @@ impl Loader<'_> {
     fn scenario(&mut self, file: ScenarioFile, default_name: String) -> Scenario {
         let levels = self.levels(file.classification_levels);
         let delivery = self.push_delivery(file.policy.push_delivery.clone());
-        let mut policy = self.policy(file.policy);
+        let token_policy = file.policy.token;
+        let mut policy = self.policy(PolicyFile {
+            token: None,
+            ..file.policy
+        });
         policy.authority_keys |= file.agents.iter().any(|a| a.authority.is_some());
+        let tokens = self.tokens(file.keys, token_policy);
         let clock = self.clock(file.clock);
         let names = Names::new(&levels);
 
@@ -274,15 +283,24 @@ impl Loader<'_> {
 
         let mut callers = Vec::with_capacity(file.callers.len());
         for (i, c) in file.callers.into_iter().enumerate() {
-            if names.callers.contains_key(&c.id) {
-                self.problem(
-                    at!["callers", i, "id"],
-                    format!("duplicate caller id `{}`: caller ids are unique", c.id),
-                );
-            } else {
-                names.callers.insert(c.id.clone(), i);
+            let (key, id) = match (&c.name, &c.id) {
+                (Some(n), _) if c.token.is_some() => ("name", n.clone()),
+                (_, Some(id)) => ("id", id.clone()),
+                _ => ("id", String::new()),
+            };
+            match names.callers.entry(id) {
+                std::collections::hash_map::Entry::Occupied(e) => self.problem(
+                    at!["callers", i, key],
+                    format!(
+                        "duplicate caller {key} `{}`: caller names are unique",
+                        e.key()
+                    ),
+                ),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                }
             }
-            callers.push(self.caller(i, c, &names));
+            callers.push(self.caller(i, c, &names, tokens.is_some()));
         }
 
         let mut aliases = Vec::new();
@@ -323,6 +341,7 @@ impl Loader<'_> {
             golden,
             faults,
             symbols: std::mem::take(&mut self.symbols),
+            tokens,
         }
     }
 

@@ -1,0 +1,485 @@
+//! Verified callers (issue 9): every verification rule with its edges, the refusal's shape, minted
+//! nested tokens and a tamper attempt, key-file errors, cards and the `token` commands.
+
+use std::path::{Path, PathBuf};
+
+use a2a_sim::engine::record::StepResult;
+use a2a_sim::engine::scenario::Scenario;
+use a2a_sim::engine::token::{Grant, Tokens, VerifiedToken};
+use a2a_sim::engine::world;
+use a2a_sim::scenario::loader;
+use a2a_sim::token::mint::sign;
+use a2a_sim::token::{Alg, KeySet, PrivateKey, TokenPolicy, check::verify};
+use serde_json::{Map, Value, json};
+
+use crate::common::{chain, error_codes, json as report_json};
+
+/// 2026-01-01T00:00:00Z: tick 0 of the default clock, in seconds.
+const EPOCH: i64 = 1_767_225_600;
+const ISS: &str = "https://idp.acme.example";
+const AUD: &str = "a2a-sim.acme.example";
+
+fn keys_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/keys")
+}
+
+fn json_file(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(keys_dir().join(name)).unwrap()).unwrap()
+}
+
+fn private(name: &str) -> PrivateKey {
+    PrivateKey::from_jwk(&json_file(name), false).unwrap()
+}
+
+fn jwks() -> KeySet {
+    KeySet::from_jwks(&json_file("jwks.json")).unwrap()
+}
+
+fn policy(algs: &[&str], leeway_s: i64) -> TokenPolicy {
+    TokenPolicy {
+        issuer: Some(ISS.into()),
+        audience: Some(AUD.into()),
+        algorithms: algs.iter().map(|a| Alg::parse(a).unwrap()).collect(),
+        leeway_ms: leeway_s * 1000,
+    }
+}
+
+fn claims(edit: impl FnOnce(&mut Map<String, Value>)) -> Map<String, Value> {
+    let mut c = json!({"iss": ISS, "sub": "orchestrator", "aud": AUD, "iat": EPOCH, "nbf": EPOCH,
+        "exp": EPOCH + 60, "tenant": "acme", "classification": "confidential",
+        "scope": "payments:release"})
+    .as_object()
+    .unwrap()
+    .clone();
+    edit(&mut c);
+    c
+}
+
+fn token(edit: impl FnOnce(&mut Map<String, Value>)) -> String {
+    sign(&private("issuer.private.jwk.json"), &claims(edit)).unwrap()
+}
+
+/// Verifies at `EPOCH + at_ms / 1000` with leeway `leeway_s`, EdDSA allowed.
+fn check(token: &str, at_ms: i64, leeway_s: i64) -> Result<VerifiedToken, String> {
+    verify(
+        token,
+        Some(&jwks()),
+        &policy(&["EdDSA", "RS256"], leeway_s),
+        EPOCH * 1000 + at_ms,
+    )
+}
+
+fn refused(result: Result<VerifiedToken, String>) -> String {
+    match result {
+        Ok(_) => panic!("the token was accepted"),
+        Err(why) => why,
+    }
+}
+
+#[test]
+fn a_good_token_gives_its_claims() {
+    let t = token(|c| {
+        c.insert(
+            "act".into(),
+            json!({"sub": "payments-agent", "act": {"sub": "portal"}}),
+        );
+    });
+    let vt = check(&t, 0, 0).unwrap();
+    assert_eq!(
+        (vt.sub.as_str(), vt.kid.as_str(), vt.exp),
+        ("orchestrator", "acme-idp-2026", EPOCH + 60)
+    );
+    assert_eq!(vt.scope, ["payments:release"]);
+    // The most recent actor is outermost; the chain reads earliest first.
+    assert_eq!(vt.act_chain, ["portal", "payments-agent"]);
+}
+
+#[test]
+fn exp_is_exclusive_and_the_leeway_extends_it() {
+    let t = token(|_| {});
+    // (at ms after the epoch, leeway s, accepted)
+    for (at, leeway, ok) in [
+        (59_999, 0, true),
+        (60_000, 0, false), // exactly at exp: expired (RFC 7519: valid strictly before)
+        (64_999, 5, true),
+        (65_000, 5, false),
+    ] {
+        let r = check(&t, at, leeway);
+        assert_eq!(r.is_ok(), ok, "at {at} ms, leeway {leeway} s: {r:?}");
+        if !ok {
+            assert!(refused(r).starts_with("expired at 2026-01-01T00:01:00"));
+        }
+    }
+}
+
+#[test]
+fn nbf_and_iat_with_the_leeway_on_both_sides() {
+    let nbf = token(|c| {
+        c.insert("nbf".into(), json!(EPOCH + 10));
+    });
+    let iat = token(|c| {
+        c.insert("iat".into(), json!(EPOCH + 10));
+    });
+    for (at, leeway, ok) in [
+        (9_999, 0, false),
+        (10_000, 0, true),
+        (5_000, 5, true),
+        (4_999, 5, false),
+    ] {
+        let r = check(&nbf, at, leeway);
+        assert_eq!(r.is_ok(), ok, "nbf at {at}, leeway {leeway}: {r:?}");
+        if !ok {
+            assert!(refused(r).starts_with("not valid before"));
+        }
+        let r = check(&iat, at, leeway);
+        assert_eq!(r.is_ok(), ok, "iat at {at}, leeway {leeway}: {r:?}");
+        if !ok {
+            assert!(refused(r).starts_with("issued in the future"));
+        }
+    }
+}
+
+#[test]
+fn each_claim_rule_refuses_with_its_reason() {
+    type Edit = fn(&mut Map<String, Value>);
+    let rows: [(Edit, &str); 11] = [
+        (|c| drop(c.remove("exp")), "claim missing: `exp`"),
+        (
+            |c| drop(c.insert("exp".into(), json!("soon"))),
+            "claim `exp` is not a number",
+        ),
+        (|c| drop(c.remove("iss")), "claim missing: `iss`"),
+        (
+            |c| drop(c.insert("iss".into(), json!("https://evil.example"))),
+            "issuer `https://evil.example` is not",
+        ),
+        (|c| drop(c.remove("aud")), "claim missing: `aud`"),
+        (
+            |c| drop(c.insert("aud".into(), json!(["other"]))),
+            "audience does not include",
+        ),
+        (|c| drop(c.remove("sub")), "claim missing: `sub`"),
+        (|c| drop(c.remove("tenant")), "claim missing: `tenant`"),
+        (
+            |c| drop(c.insert("classification".into(), json!(3))),
+            "claim `classification` is not",
+        ),
+        (
+            |c| drop(c.insert("scope".into(), json!(["a"]))),
+            "claim `scope` is not",
+        ),
+        (
+            |c| drop(c.insert("act".into(), json!({"act": {}}))),
+            "claim `act` is not an actor",
+        ),
+    ];
+    for (edit, want) in rows {
+        let why = refused(check(&token(edit), 0, 0));
+        assert!(why.starts_with(want), "{why:?} should start with {want:?}");
+    }
+    // An audience list that contains ours is fine.
+    assert!(
+        check(
+            &token(|c| drop(c.insert("aud".into(), json!(["x", AUD])))),
+            0,
+            0
+        )
+        .is_ok()
+    );
+}
+
+fn segments(t: &str) -> Vec<String> {
+    t.trim().split('.').map(String::from).collect()
+}
+
+fn b64(v: &Value) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(v).unwrap())
+}
+
+#[test]
+fn header_rules_alg_kid_and_key_family() {
+    let good = segments(&token(|_| {}));
+    let with_header = |h: Value| format!("{}.{}.{}", b64(&h), good[1], good[2]);
+    let rows = [
+        (json!({"alg": "none"}), "alg not allowed: `none`"),
+        (
+            json!({"alg": "HS256", "kid": "acme-idp-2026"}),
+            "alg not allowed: `HS256`",
+        ),
+        (
+            json!({"kid": "acme-idp-2026"}),
+            "claim missing: the header has no string `alg`",
+        ),
+        (
+            json!({"alg": "EdDSA"}),
+            "claim missing: the header has no string `kid`",
+        ),
+        (
+            json!({"alg": "EdDSA", "kid": "nobody"}),
+            "unknown kid `nobody`",
+        ),
+        (
+            json!({"alg": "RS256", "kid": "acme-idp-2026"}),
+            "alg `RS256` does not fit key `acme-idp-2026`",
+        ),
+    ];
+    for (header, want) in rows {
+        let why = refused(check(&with_header(header), 0, 0));
+        assert!(why.starts_with(want), "{why:?} should start with {want:?}");
+    }
+    // `none` with an empty signature, as attackers send it, even if a policy lists everything.
+    let none = std::fs::read_to_string(keys_dir().join("alg-none.jwt")).unwrap();
+    let all: Vec<&str> = Alg::names().collect();
+    assert!(
+        refused(verify(&none, Some(&jwks()), &policy(&all, 0), EPOCH * 1000)).contains("`none`")
+    );
+}
+
+#[test]
+fn hmac_is_never_verified_with_a_public_key() {
+    let confused = std::fs::read_to_string(keys_dir().join("hs256-confusion.jwt")).unwrap();
+    let why = refused(verify(
+        &confused,
+        Some(&jwks()),
+        &policy(&["HS256", "RS256"], 0),
+        EPOCH * 1000,
+    ));
+    assert!(
+        why.contains("does not fit key `acme-rsa-2026` (kty RSA)"),
+        "{why}"
+    );
+    // And HMAC does verify with an `oct` key of its own.
+    let secret = json!({"kty": "oct", "kid": "shared", "alg": "HS256", "k": "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0"});
+    let keys = KeySet::from_jwks(&json!({"keys": [secret]})).unwrap();
+    let t = sign(
+        &PrivateKey::from_jwk(&secret, false).unwrap(),
+        &claims(|_| {}),
+    )
+    .unwrap();
+    assert!(verify(&t, Some(&keys), &policy(&["HS256"], 0), EPOCH * 1000).is_ok());
+    // An EdDSA token naming the `oct` key is refused by family, not tried as a secret.
+    let ed = segments(&token(|_| {}));
+    let forged = format!(
+        "{}.{}.{}",
+        b64(&json!({"alg": "EdDSA", "kid": "shared"})),
+        ed[1],
+        ed[2]
+    );
+    let why = refused(verify(
+        &forged,
+        Some(&keys),
+        &policy(&["EdDSA", "HS256"], 0),
+        EPOCH * 1000,
+    ));
+    assert!(why.contains("(kty oct)"), "{why}");
+}
+
+#[test]
+fn a_tampered_or_foreign_signature_is_refused() {
+    let s = segments(&token(|_| {}));
+    let edited = b64(&Value::Object(claims(|c| {
+        drop(c.insert("scope".into(), json!("admin")))
+    })));
+    let tampered = format!("{}.{edited}.{}", s[0], s[2]);
+    assert_eq!(refused(check(&tampered, 0, 0)), "signature invalid");
+    let rogue = std::fs::read_to_string(keys_dir().join("unknown-key.jwt")).unwrap();
+    assert!(refused(check(&rogue, 0, 0)).starts_with("unknown kid `rogue-2026`"));
+}
+
+#[test]
+fn malformed_tokens_are_refused_never_a_panic() {
+    let long = "e".repeat(100_000);
+    for t in [
+        "",
+        ".",
+        "..",
+        "a.b",
+        "a.b.c.d",
+        "eyJ.eyJ.",
+        "%%%.***.!!!",
+        long.as_str(),
+        "eyJhbGciOiJFZERTQSJ9.bm90IGpzb24.AA",
+    ] {
+        let why = refused(check(t, 0, 0));
+        assert!(why.starts_with("malformed token"), "{t:?}: {why}");
+    }
+    // Deeper than the chain limit, and deeper than the JSON parser's own limit.
+    for (depth, want) in [(100, "nests deeper than"), (300, "malformed token")] {
+        let deep = (0..depth).fold(
+            json!({"sub": "x"}),
+            |inner, _| json!({"sub": "a", "act": inner}),
+        );
+        let why = refused(check(&token(|c| drop(c.insert("act".into(), deep))), 0, 0));
+        assert!(why.contains(want), "{depth}: {why}");
+    }
+}
+
+#[test]
+fn minted_tokens_are_deterministic() {
+    assert_eq!(token(|_| {}), token(|_| {}));
+}
+
+fn scenarios_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
+}
+
+fn load(yaml: &str) -> Result<Scenario, String> {
+    loader::load_str("t.yaml", yaml, &scenarios_dir(), "t".into()).map_err(|e| e.to_string())
+}
+
+fn scenario(caller_token: &str, steps: &str) -> String {
+    format!(
+        r#"
+keys: keys/jwks.json
+policy:
+  token: {{issuer: "{ISS}", audience: {AUD}, platform_key: keys/platform.private.jwk.json}}
+agents:
+  - {{name: payments-agent, tenant: acme, clearance: restricted, requires_token: true,
+     required_scopes: [payments:release], scopes: [lists:read], skills: [{{id: pay, tags: [payments]}}],
+     handler: [working, {{delegate: {{to: list-provider, text: fetch}}}}, completed]}}
+  - {{name: list-provider, tenant: acme, clearance: confidential, requires_token: true,
+     required_scopes: [lists:read], skills: [{{id: lists, tags: [lists]}}], handler: [working, completed]}}
+callers:
+  - {{name: orchestrator, token: {caller_token}}}
+steps:
+{steps}
+"#
+    )
+}
+
+#[test]
+fn a_refused_request_makes_no_task_no_id_no_tick_and_never_shows_the_token() {
+    let t = token(|c| drop(c.insert("exp".into(), json!(EPOCH + 3))));
+    let s = load(&scenario(
+        &t,
+        "  - wait: 3\n  - send: {caller: orchestrator, to: payments-agent, text: pay}",
+    ))
+    .unwrap();
+    let w = world::run(&s);
+    assert!(w.tasks.is_empty());
+    assert_eq!(w.clock(), 3, "the refusal took no tick");
+    assert!(matches!(w.steps[1].result, StepResult::Nothing));
+    assert_eq!(error_codes(&w), ["unauthenticated"]);
+    assert!(
+        w.errors[0]
+            .detail
+            .contains("expired at 2026-01-01T00:00:03Z"),
+        "{}",
+        w.errors[0].detail
+    );
+    let report = report_json(&w);
+    for part in segments(&t) {
+        assert!(
+            !report.contains(&part),
+            "the report shows a part of the token"
+        );
+    }
+}
+
+#[test]
+fn verification_uses_the_clock_before_the_tick_the_request_causes() {
+    // exp = tick 3. Sent at tick 2, the task is created at tick 3: verified at 2, accepted.
+    let t = token(|c| drop(c.insert("exp".into(), json!(EPOCH + 3))));
+    let s = load(&scenario(
+        &t,
+        "  - wait: 2\n  - send: {caller: orchestrator, to: payments-agent, text: pay}",
+    ))
+    .unwrap();
+    let w = world::run(&s);
+    assert_eq!(w.tasks[0].history[0].tick, 3);
+    assert!(w.errors.is_empty(), "{:?}", w.errors);
+}
+
+#[test]
+fn nested_hops_carry_verified_actor_chains() {
+    let t = token(|c| drop(c.insert("act".into(), json!({"sub": "portal"}))));
+    let s = load(&scenario(
+        &t,
+        "  - send: {caller: orchestrator, to: payments-agent, text: pay}",
+    ))
+    .unwrap();
+    let w = world::run(&s);
+    assert_eq!(chain(&w, 0), ["portal", "orchestrator"]);
+    assert_eq!(chain(&w, 1), ["portal", "orchestrator", "payments-agent"]);
+    let nested = &w.caller_tokens[&1];
+    assert_eq!(
+        (nested.sub.as_str(), nested.kid.as_str()),
+        ("payments-agent", "a2a-sim-platform")
+    );
+    assert_eq!(nested.act_chain, ["portal", "orchestrator"]);
+    assert_eq!(
+        nested.exp,
+        EPOCH + 2 + 300,
+        "minted at tick 2, lifetime 300 s"
+    );
+    let v: Value = serde_json::from_str(&report_json(&w)).unwrap();
+    assert_eq!(
+        v["tasks"][1]["caller_token"],
+        json!({"iss": ISS, "sub": "payments-agent",
+        "kid": "a2a-sim-platform", "act_chain": ["portal", "orchestrator"], "exp": EPOCH + 302})
+    );
+    assert_eq!(
+        report_json(&w),
+        report_json(&world::run(&s)),
+        "byte-identical across runs"
+    );
+}
+
+/// The platform's tokens with their claims edited on the wire, signature kept.
+#[derive(Debug)]
+struct Tamper(Box<dyn Tokens>);
+
+impl Tokens for Tamper {
+    fn verify(&self, token: &str, now_ms: i64) -> Result<VerifiedToken, String> {
+        self.0.verify(token, now_ms)
+    }
+    fn mint(&self, grant: &Grant, now_ms: i64) -> Result<String, String> {
+        let t = self.0.mint(grant, now_ms)?;
+        let s = segments(&t);
+        let forged = Grant {
+            act_chain: vec![],
+            ..grant.clone()
+        };
+        let f = segments(&self.0.mint(&forged, now_ms)?);
+        Ok(format!("{}.{}.{}", s[0], f[1], s[2]))
+    }
+}
+
+#[test]
+fn a_tampered_nested_token_is_refused_by_the_callee() {
+    let mut s = load(&scenario(
+        &token(|_| {}),
+        "  - send: {caller: orchestrator, to: payments-agent, text: pay}",
+    ))
+    .unwrap();
+    s.tokens = Some(Box::new(Tamper(s.tokens.take().unwrap())));
+    let w = world::run(&s);
+    assert_eq!(w.tasks.len(), 1, "no child task");
+    assert_eq!(error_codes(&w), ["unauthenticated"]);
+    assert!(
+        w.errors[0].detail.ends_with("signature invalid"),
+        "{}",
+        w.errors[0].detail
+    );
+    assert_eq!(w.tasks[0].state.as_str(), "failed");
+}
+
+#[test]
+fn every_request_is_verified_not_only_sends() {
+    // A good token at tick 0, expired by the time of the later steps.
+    let t = token(|c| drop(c.insert("exp".into(), json!(EPOCH + 3))));
+    let steps = "  - discover: {caller: orchestrator, tags: [payments]}
+  - send: {caller: orchestrator, to: payments-agent, text: pay, as: pay}
+  - get: {caller: orchestrator, task: pay}
+  - discover: {caller: orchestrator, tags: [payments]}";
+    let s = load(&scenario(&t, steps)).unwrap();
+    let w = world::run(&s);
+    assert!(matches!(w.steps[0].result, StepResult::Ranking(_)));
+    assert!(matches!(w.steps[1].result, StepResult::Task { .. }));
+    assert!(matches!(w.steps[2].result, StepResult::Nothing));
+    assert!(matches!(w.steps[3].result, StepResult::Nothing));
+    assert_eq!(error_codes(&w), ["unauthenticated", "unauthenticated"]);
+}
+
+mod files;
