@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus;
 use crate::engine::world;
@@ -15,6 +15,7 @@ use crate::protocol::version::A2aVersion;
 use crate::report::table::Layout;
 use crate::report::{json as report_json, table as report_table};
 use crate::scenario::loader;
+use crate::scenario::overrides::Override;
 use crate::testing::command as test_command;
 use crate::testing::partition::Partition;
 
@@ -33,6 +34,7 @@ struct Args {
 enum Command {
     /// Run scenario files and print their reports, one per file, in the order given.
     Run {
+        /// Scenario files or directories; `-` reads one scenario from standard input.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -40,12 +42,16 @@ enum Command {
         /// A2A version of `a2a` and `a2a-stream` output.
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,
-        /// Worker threads for several files (default: one per core).
-        #[arg(long)]
+        /// Worker threads for several files (default: one per core; at least 1).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
+        /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+        set: Vec<Override>,
     },
-    /// Load and validate scenario files without running them.
+    /// Load and validate scenario files (and libraries) without running them.
     Check {
+        /// Scenario files or directories; `-` reads one scenario from standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// How problems are printed on stderr.
@@ -54,9 +60,12 @@ enum Command {
         /// Treat these as errors (exit status 2): `--deny warnings`.
         #[arg(long, value_enum)]
         deny: Vec<Deny>,
-        /// Worker threads (default: one per core).
-        #[arg(long)]
+        /// Worker threads (default: one per core; at least 1).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
+        /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+        set: Vec<Override>,
     },
     /// Compare each scenario's JSON report with its golden file (X.golden.json beside X.yaml).
     Test {
@@ -72,12 +81,25 @@ enum Command {
         /// Also write a JUnit XML report here.
         #[arg(long)]
         junit: Option<PathBuf>,
-        /// Worker threads (default: one per core).
-        #[arg(long)]
+        /// How failures are printed: `human`, or `github` (workflow annotations).
+        #[arg(long, value_enum, default_value_t = TestErrorFormat::Human)]
+        error_format: TestErrorFormat,
+        /// Refused: goldens pin files as written, not overrides.
+        #[arg(long = "set", value_name = "KEY=VALUE", hide = true)]
+        set: Vec<String>,
+        /// Worker threads (default: one per core; at least 1).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
     },
     /// Print the JSON Schema of scenario files (for editors).
     Schema,
+    /// Print a shell completion script: `a2a-sim completions bash > /etc/bash_completion.d/a2a-sim`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `a2a-sim man > a2a-sim.1`.
+    Man,
     /// Print an agent's A2A AgentCard.
     Card {
         file: PathBuf,
@@ -108,8 +130,23 @@ enum Command {
 enum ErrorFormat {
     /// `FILE:LINE:COL: message`
     Human,
-    /// One JSON object a line: {"file", "line", "column", "message"}
+    /// One JSON object a line: {"severity", "file", "line", "column", "message"}
     Json,
+    /// GitHub Actions workflow annotations: `::error file=F,line=L,col=C::message`
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TestErrorFormat {
+    /// Diffs and `FILE:LINE:COL: message` lines
+    Human,
+    /// GitHub Actions workflow annotations, one per problem or failed comparison
+    Github,
+}
+
+/// `--jobs N` with N ≥ 1: zero workers would run nothing.
+fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
 }
 
 /// What `check --deny` turns into errors.
@@ -178,36 +215,61 @@ pub fn main() -> i32 {
             format,
             a2a_version,
             jobs,
+            set,
         } => run(
             &files,
             format,
             a2a_version.a2a(),
             jobs.unwrap_or_else(corpus::default_jobs),
+            &set,
         ),
         Command::Check {
             paths,
             error_format,
             deny,
             jobs,
+            set,
         } => check(
             &paths,
             error_format,
             deny.contains(&Deny::Warnings),
             jobs.unwrap_or_else(corpus::default_jobs),
+            &set,
         ),
+        Command::Test { set, .. } if !set.is_empty() => {
+            eprintln!(
+                "a2a-sim: `test --set` is refused: goldens pin scenario files as written, not overrides; use `run --set` or write the value in a file"
+            );
+            EXIT_LOAD
+        }
         Command::Test {
             paths,
             bless,
             partition,
             junit,
+            error_format,
             jobs,
+            set: _,
         } => test_command::run(
             &paths,
             bless,
             partition,
             junit.as_deref(),
             jobs.unwrap_or_else(corpus::default_jobs),
+            error_format == TestErrorFormat::Github,
         ),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Args::command(), "a2a-sim", &mut out);
+            finish(std::io::stdout().lock().write_all(&out), 0)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            let r = clap_mangen::Man::new(Args::command())
+                .render(&mut out)
+                .and_then(|()| std::io::stdout().lock().write_all(&out));
+            finish(r, 0)
+        }
         Command::Schema => finish(
             report_json::write_pretty(
                 &crate::scenario::schema::scenario_schema(),
@@ -251,12 +313,13 @@ enum Rendered {
 
 fn render(
     file: &std::path::Path,
+    overrides: &[Override],
     format: Format,
     version: A2aVersion,
     layout: Layout,
     out: &mut dyn Write,
 ) -> Result<std::io::Result<()>, Rendered> {
-    let scenario = loader::load_path(file).map_err(Rendered::LoadError)?;
+    let scenario = load_for_run(file, overrides).map_err(Rendered::LoadError)?;
     let world = world::run(&scenario);
     Ok(match format {
         Format::Json => report_json::write(&world, out),
@@ -273,8 +336,14 @@ fn render(
     })
 }
 
-fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i32 {
-    let files = match corpus::expand(paths) {
+fn run(
+    paths: &[PathBuf],
+    format: Format,
+    version: A2aVersion,
+    jobs: usize,
+    overrides: &[Override],
+) -> i32 {
+    let files = match corpus::expand_scenarios(paths) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("a2a-sim: {e}");
@@ -317,7 +386,7 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
     if jobs <= 1 || files.len() <= 1 {
         // Straight to stdout as it is rendered.
         for file in &files {
-            let r = render(file, format, version, layout, &mut out);
+            let r = render(file, overrides, format, version, layout, &mut out);
             settle(r, &mut out);
         }
     } else {
@@ -330,7 +399,7 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
                 .ok()
                 .and_then(|mut p| p.pop())
                 .unwrap_or_default();
-            match render(file, format, version, layout, &mut buf) {
+            match render(file, overrides, format, version, layout, &mut buf) {
                 Ok(_) => Err(Rendered::Output(buf)),
                 Err(e) => Err(e),
             }
@@ -351,7 +420,13 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
     }
 }
 
-fn check(paths: &[PathBuf], format: ErrorFormat, deny_warnings: bool, jobs: usize) -> i32 {
+fn check(
+    paths: &[PathBuf],
+    format: ErrorFormat,
+    deny_warnings: bool,
+    jobs: usize,
+    overrides: &[Override],
+) -> i32 {
     let files = match corpus::expand(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -365,7 +440,7 @@ fn check(paths: &[PathBuf], format: ErrorFormat, deny_warnings: bool, jobs: usiz
         corpus::for_each_ordered(
             &files,
             jobs,
-            |f| loader::load_path_with_warnings(f).map(|l| l.warnings),
+            |f| load(f, overrides).map(|l| l.warnings),
             |_, r| v.push(r),
         );
         v
@@ -381,7 +456,15 @@ fn check(paths: &[PathBuf], format: ErrorFormat, deny_warnings: bool, jobs: usiz
             status = EXIT_LOAD;
         }
         for d in &diagnostics {
+            let level = if severity == "error" {
+                crate::annotation::Level::Error
+            } else {
+                crate::annotation::Level::Warning
+            };
             let line = match format {
+                ErrorFormat::Github => {
+                    crate::annotation::github(level, &d.file, d.line, d.column, &d.message)
+                }
                 ErrorFormat::Human if severity == "warning" => {
                     format!("{}:{}:{}: warning: {}", d.file, d.line, d.column, d.message)
                 }
@@ -497,4 +580,64 @@ fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i3
             EXIT_LOAD
         }
     }
+}
+
+/// The standard input, read once: `-` names it as a scenario file.
+fn stdin_text() -> Result<&'static str, LoadError> {
+    static TEXT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    let r = TEXT.get_or_init(|| {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        loader::decode_utf8(STDIN, &bytes)
+            .map(str::to_string)
+            .map_err(|e| e.to_string())
+    });
+    match r {
+        Ok(t) => Ok(t.as_str()),
+        Err(e) => Err(LoadError::single(STDIN, 1, 1, e.trim_start_matches("<stdin>:1:1: "))),
+    }
+}
+
+/// How diagnostics name standard input.
+const STDIN: &str = "<stdin>";
+
+/// Loads a scenario file or, for `-`, standard input (named `stdin`, relative paths from the
+/// current directory).
+fn load(file: &std::path::Path, overrides: &[Override]) -> Result<loader::Loaded, LoadError> {
+    if file.as_os_str() == "-" {
+        let text = stdin_text()?;
+        loader::load_str_with(
+            STDIN,
+            text,
+            std::path::Path::new("."),
+            "stdin".into(),
+            overrides,
+        )
+    } else {
+        loader::load_path_with(file, overrides)
+    }
+}
+
+/// [`load`] for `run`: a library (no `steps`) has nothing to run.
+fn load_for_run(
+    file: &std::path::Path,
+    overrides: &[Override],
+) -> Result<crate::engine::scenario::Scenario, LoadError> {
+    let loaded = load(file, overrides)?;
+    if loaded.library {
+        let name = if file.as_os_str() == "-" {
+            STDIN.to_string()
+        } else {
+            file.display().to_string()
+        };
+        return Err(LoadError::single(
+            &name,
+            1,
+            1,
+            "this file is a library (it has no `steps`): `check` validates it, and scenarios use it through `imports`; there is nothing to run",
+        ));
+    }
+    Ok(loaded.scenario)
 }

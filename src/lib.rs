@@ -4,6 +4,7 @@
 //! [`engine`]'s model; [`report`] and [`protocol`] render what the engine recorded. The engine is
 //! pure (no I/O, no clock, no async) and imports none of the others.
 
+pub mod annotation;
 pub mod bench_support;
 pub mod cli;
 pub mod corpus;

@@ -11,3 +11,4 @@ mod malformed;
 mod properties;
 mod protocol;
 mod reports;
+mod everyday;

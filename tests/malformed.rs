@@ -52,7 +52,6 @@ const ROWS: &[Row] = &[
     row("only-comments.yaml", 1, None, "empty"),
     row("top-level-list.yaml", 2, Some(1), "invalid type: sequence"),
     row("top-level-scalar.yaml", 2, Some(1), "invalid type: string"),
-    row("missing-steps.yaml", 2, Some(1), "missing field `steps`"),
     row("invalid-utf8.yaml", 14, Some(16), "not valid UTF-8"),
     row("utf16.yaml", 1, Some(1), "UTF-8"),
 

@@ -37,6 +37,8 @@ pub struct Scenario {
     pub expectations: Vec<Expectation>,
     /// `golden: false`: `test` checks the expectations alone, with no golden file.
     pub golden: bool,
+    /// `--set KEY=VALUE` overrides applied, as given (the report shows them).
+    pub overrides: Vec<String>,
     /// The agents' discovery facts, flat, for fast ranking.
     pub directory: crate::engine::discovery::Directory,
     pub symbols: Symbols,

@@ -4,7 +4,9 @@
 
 pub mod card_file;
 pub mod file;
+pub mod imports;
 pub mod loader;
+pub mod overrides;
 pub mod paths;
 pub mod schema;
 pub mod yaml;

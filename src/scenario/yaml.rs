@@ -192,7 +192,7 @@ fn parse_line_column(s: &str) -> Option<(usize, usize)> {
 }
 
 /// Whether the text holds anything but blank lines and comments.
-fn has_content(text: &str) -> bool {
+pub fn has_content(text: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim();
         !l.is_empty() && !l.starts_with('#') && l != "---" && l != "..."
@@ -222,6 +222,11 @@ fn second_document(text: &str) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// A serde message without Rust type names, with a "did you mean" where one applies.
+pub fn plain_message(message: &str) -> String {
+    add_serde_hint(plain_types(message.to_string()))
 }
 
 /// serde names our Rust types (`struct ScenarioFile`); users wrote YAML mappings.

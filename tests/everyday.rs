@@ -1,0 +1,261 @@
+//! Everyday use (issue 15): imports and libraries, `--set`, CLI conventions, CI annotations, and
+//! the rough edges a new user hit. One test (or more) per numbered item.
+
+use std::path::Path;
+
+use crate::cli::{a2a_sim, a2a_sim_in, scratch};
+
+const AGENTS_LIB: &str = "\
+policy: {max_depth: 4}
+classification_levels: [public, internal, confidential, restricted]
+agents:
+  - name: screener
+    tenant: acme
+    clearance: confidential
+    skills: [{id: screen, tags: [sanctions]}]
+    handler: [working, completed]
+";
+
+const CALLERS_LIB: &str = "\
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+";
+
+const USES_LIBS: &str = "\
+imports: [lib/agents.yaml, lib/callers.yaml]
+steps:
+  - send: {caller: orchestrator, to: screener, text: hi, as: a}
+";
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn with_libs(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    write(&dir, "lib/agents.yaml", AGENTS_LIB);
+    write(&dir, "lib/callers.yaml", CALLERS_LIB);
+    write(&dir, "s.yaml", USES_LIBS);
+    dir
+}
+
+// 1. imports and libraries
+
+#[test]
+fn item1_imports_bring_agents_callers_and_policy() {
+    let dir = with_libs("ed-imports");
+    let r = a2a_sim_in(&dir, &["run", "--format", "json", "s.yaml"], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["tasks"][0]["agent"], "screener");
+    assert_eq!(v["tasks"][0]["state"], "completed");
+}
+
+#[test]
+fn item1_a_duplicate_across_files_names_both() {
+    let dir = with_libs("ed-imports-dup");
+    write(
+        &dir,
+        "s.yaml",
+        &format!(
+            "{USES_LIBS}agents:\n  - {{name: screener, tenant: acme, clearance: public, skills: [{{id: s, tags: [x]}}]}}\n"
+        ),
+    );
+    let r = a2a_sim_in(&dir, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.starts_with("s.yaml:5:")
+            && r.stderr.contains("duplicate agent name `screener`")
+            && r.stderr.contains("lib/agents.yaml"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn item1_policy_keys_set_differently_are_an_error() {
+    let dir = with_libs("ed-imports-policy");
+    write(&dir, "s.yaml", &format!("policy: {{max_depth: 2}}\n{USES_LIBS}"));
+    let r = a2a_sim_in(&dir, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.contains("s.yaml:1:") && r.stderr.contains("policy.max_depth") && r.stderr.contains("lib/agents.yaml"),
+        "{}",
+        r.stderr
+    );
+    // Set alike: fine.
+    write(&dir, "s.yaml", &format!("policy: {{max_depth: 4}}\n{USES_LIBS}"));
+    assert_eq!(a2a_sim_in(&dir, &["check", "s.yaml"], None).status, 0);
+}
+
+#[test]
+fn item1_errors_in_an_imported_file_are_located_in_it_and_cycles_refused() {
+    let dir = with_libs("ed-imports-err");
+    write(&dir, "lib/callers.yaml", "callers:\n  - {id: orchestrator, tenant: acme, classification: secret}\n");
+    let r = a2a_sim_in(&dir, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.starts_with("lib/callers.yaml:2:"), "{}", r.stderr);
+    assert!(r.stderr.contains("unknown classification level `secret`"), "{}", r.stderr);
+
+    write(&dir, "lib/callers.yaml", &format!("imports: [../s.yaml]\n{CALLERS_LIB}"));
+    let r = a2a_sim_in(&dir, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("lib/callers.yaml:1:") && r.stderr.contains("import cycle"), "{}", r.stderr);
+}
+
+#[test]
+fn item1_a_library_is_checked_skipped_by_test_and_refused_by_run() {
+    let dir = with_libs("ed-library");
+    assert_eq!(a2a_sim_in(&dir, &["check", "lib/agents.yaml"], None).status, 0);
+    let r = a2a_sim_in(&dir, &["run", "lib/agents.yaml"], None);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("is a library"), "{}", r.stderr);
+    let r = a2a_sim_in(&dir, &["test", "--bless", "."], None);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("s.yaml") && !r.stdout.contains("agents.yaml"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("1 passed, 0 failed, 0 errors\n"), "{}", r.stdout);
+    // A directory walk of `run` skips libraries too.
+    let r = a2a_sim_in(&dir, &["run", "."], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+}
+
+// 2. --set
+
+#[test]
+fn item2_set_overrides_a_scalar_and_is_shown_in_the_report() {
+    let dir = with_libs("ed-set");
+    let r = a2a_sim_in(
+        &dir,
+        &["run", "--format", "json", "--set", "callers.orchestrator.classification=restricted", "s.yaml"],
+        None,
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys[1], "overrides");
+    assert_eq!(v["overrides"][0], "callers.orchestrator.classification=restricted");
+    assert_eq!(v["denials"][0]["codes"][0], "classification");
+    let table = a2a_sim_in(&dir, &["run", "--set", "policy.max_depth=1", "s.yaml"], None);
+    assert!(table.stdout.lines().nth(1) == Some("overrides: policy.max_depth=1"), "{}", table.stdout);
+    // Steps by their number, the operation implied.
+    let r = a2a_sim_in(&dir, &["run", "--format", "json", "--set", "steps.1.text=hello", "s.yaml"], None);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["tasks"][0]["history"][0]["message"], "hello", "{}", r.stdout);
+}
+
+#[test]
+fn item2_set_problems_are_located_at_the_override() {
+    let dir = with_libs("ed-set-bad");
+    for (set, want) in [
+        ("policy.max_depth=0", "--set policy.max_depth=0: max_depth must be at least 1"),
+        ("agents.nobody.tenant=x", "--set agents.nobody.tenant=x: no agent `nobody`"),
+        ("policy.max_dept=3", "--set policy.max_dept=3: unknown field `max_dept`"),
+    ] {
+        let r = a2a_sim_in(&dir, &["check", "--set", set, "s.yaml"], None);
+        assert_eq!(r.status, 2, "{set}");
+        assert!(r.stderr.starts_with(want), "{set}: {}", r.stderr);
+    }
+    let r = a2a_sim_in(&dir, &["test", "--set", "policy.max_depth=3", "."], None);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("`test --set` is refused"), "{}", r.stderr);
+}
+
+// 4. CLI conventions
+
+#[test]
+fn item4_completions_and_man() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let r = a2a_sim(&["completions", shell]);
+        assert_eq!(r.status, 0, "{shell}");
+        assert!(r.stdout.contains("a2a-sim"), "{shell}");
+    }
+    let man = a2a_sim(&["man"]);
+    assert_eq!(man.status, 0);
+    assert!(man.stdout.contains(".TH a2a-sim"), "{}", man.stdout);
+}
+
+#[test]
+fn item4_dash_reads_standard_input() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/discovery.yaml")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r = a2a_sim_in(root, &["run", "--format", "json", "-"], Some(&text));
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let from_file = a2a_sim(&["run", "--format", "json", "scenarios/discovery.yaml"]);
+    assert_eq!(r.stdout, from_file.stdout.replace("\"scenario\": \"discovery\"", "\"scenario\": \"stdin\""));
+    let r = a2a_sim_in(root, &["check", "-"], Some("agents: []\ncallers: []\nsteps:\n  - get: {caller: nobody, task_id: t}\n"));
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.starts_with("<stdin>:4:"), "{}", r.stderr);
+}
+
+#[test]
+fn item4_jobs_zero_is_a_usage_error_and_summaries_are_plural_aware() {
+    for cmd in ["run", "check", "test"] {
+        let r = a2a_sim(&[cmd, "--jobs", "0", "scenarios/discovery.yaml"]);
+        assert_eq!(r.status, 2, "{cmd}");
+        assert!(r.stderr.contains("--jobs"), "{cmd}: {}", r.stderr);
+    }
+    let dir = with_libs("ed-plural");
+    let r = a2a_sim_in(&dir, &["run", "s.yaml"], None);
+    assert!(r.stdout.contains("1 step, 1 task, 0 denials, 0 pushes, 0 errors"), "{}", r.stdout);
+}
+
+// 5. --error-format github
+
+#[test]
+fn item5_github_annotations_for_check_and_test() {
+    let dir = with_libs("ed-github");
+    write(&dir, "bad.yaml", "agents: []\ncallers: []\nsteps:\n  - get: {caller: nobody, task_id: t}\n");
+    let r = a2a_sim_in(&dir, &["check", "--error-format", "github", "bad.yaml"], None);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.starts_with("::error file=bad.yaml,line=4,col="), "{}", r.stderr);
+    assert!(r.stderr.contains("::unknown caller `nobody`"), "{}", r.stderr);
+
+    assert_eq!(a2a_sim_in(&dir, &["test", "--bless", "s.yaml"], None).status, 0);
+    write(&dir, "s.yaml", &USES_LIBS.replace("text: hi", "text: changed"));
+    let r = a2a_sim_in(&dir, &["test", "--error-format", "github", "s.yaml"], None);
+    assert_eq!(r.status, 1);
+    let golden = std::fs::read_to_string(dir.join("s.golden.json")).unwrap();
+    let line = golden.lines().position(|l| l.contains("\"hi\"")).unwrap() + 1;
+    assert!(
+        r.stdout.contains(&format!("::error file=s.golden.json,line={line},col=1::")),
+        "{}",
+        r.stdout
+    );
+}
+
+// 6. test with no scenarios, partitions keeping none
+
+#[test]
+fn item6_no_scenarios_exits_2_and_an_empty_partition_0() {
+    let dir = scratch("ed-none");
+    let r = a2a_sim_in(&dir, &["test", "."], None);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("no scenarios found under ."), "{}", r.stderr);
+    let dir = with_libs("ed-partition");
+    a2a_sim_in(&dir, &["test", "--bless", "."], None);
+    let kept: Vec<i32> = (1..=3)
+        .map(|m| a2a_sim_in(&dir, &["test", "--partition", &format!("slice:{m}/3"), "."], None).status)
+        .collect();
+    assert_eq!(kept, [0, 0, 0]);
+    let r = a2a_sim_in(&dir, &["test", "--partition", "slice:2/3", "."], None);
+    assert!(r.stdout.ends_with("0 passed, 0 failed, 0 errors, 1 skipped\n"), "{}", r.stdout);
+}
+
+// 7. JUnit message and errors counted
+
+#[test]
+fn item7_junit_message_is_the_first_differing_line_and_errors_are_counted() {
+    let dir = with_libs("ed-junit");
+    assert_eq!(a2a_sim_in(&dir, &["test", "--bless", "s.yaml"], None).status, 0);
+    write(&dir, "s.yaml", &USES_LIBS.replace("text: hi", "text: changed"));
+    write(&dir, "broken.yaml", "agents: [");
+    let r = a2a_sim_in(&dir, &["test", "--junit", "j.xml", "."], None);
+    assert_eq!(r.status, 2);
+    assert!(r.stdout.ends_with("0 passed, 1 failed, 1 error\n"), "{}", r.stdout);
+    let xml = std::fs::read_to_string(dir.join("j.xml")).unwrap();
+    assert!(xml.contains("<failure message=\"golden line "), "{xml}");
+    assert!(xml.contains("expected `&quot;message&quot;: &quot;hi&quot;"), "{xml}");
+    assert!(xml.contains("<error message="), "{xml}");
+}
