@@ -42,6 +42,9 @@ enum Command {
         /// A2A version of `a2a` and `a2a-stream` output.
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,
+        /// With `--format a2a-stream`: each event in its JSON-RPC 2.0 response envelope.
+        #[arg(long)]
+        jsonrpc: bool,
         /// Worker threads for several files (default: one per core; at least 1).
         #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
@@ -121,7 +124,11 @@ enum Command {
         /// A2A version of A2A output.
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,
-        /// The input file; `-` or nothing for stdin.
+        /// The agent of a foreign A2A task that has no a2a-sim metadata.
+        #[arg(long)]
+        agent: Option<String>,
+        /// The input file (one task, or an array as `run --format a2a`/`acp` prints: each is
+        /// converted); `-` or nothing for stdin.
         file: Option<PathBuf>,
     },
 }
@@ -166,6 +173,9 @@ enum Format {
     A2a,
     /// Every stream event as A2A JSON Lines, in tick order.
     A2aStream,
+    /// `a2a-stream` with `--jsonrpc` (not a value of `--format`).
+    #[value(skip)]
+    A2aStreamJsonRpc,
     /// Every task as an ACP Run, in one JSON array.
     Acp,
 }
@@ -210,15 +220,20 @@ pub fn main() -> i32 {
         }
     };
     match args.command {
+        Command::Run { jsonrpc: true, format, .. } if format != Format::A2aStream => {
+            eprintln!("a2a-sim: `--jsonrpc` wraps stream events: it needs `--format a2a-stream`");
+            EXIT_LOAD
+        }
         Command::Run {
             files,
             format,
             a2a_version,
             jobs,
             set,
+            jsonrpc,
         } => run(
             &files,
-            format,
+            if jsonrpc { Format::A2aStreamJsonRpc } else { format },
             a2a_version.a2a(),
             jobs.unwrap_or_else(corpus::default_jobs),
             &set,
@@ -287,8 +302,9 @@ pub fn main() -> i32 {
             from,
             to,
             a2a_version,
+            agent,
             file,
-        } => convert(from, to, a2a_version.a2a(), file),
+        } => convert(from, to, a2a_version.a2a(), agent.as_deref(), file),
     }
 }
 
@@ -326,6 +342,7 @@ fn render(
         Format::Table => out.write_all(report_table::render(&world, layout).as_bytes()),
         Format::A2a => export::write_tasks(&world, version, out),
         Format::A2aStream => export::write_stream(&world, version, out),
+        Format::A2aStreamJsonRpc => export::write_stream_with(&world, version, true, out),
         Format::Acp => {
             // Refused, naming the rule, before anything is written.
             export::check_acp(&world).map_err(|e| {
@@ -544,7 +561,13 @@ fn read_input(file: Option<&std::path::Path>) -> anyhow::Result<(String, String)
     }
 }
 
-fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i32 {
+fn convert(
+    from: From,
+    to: To,
+    version: A2aVersion,
+    agent: Option<&str>,
+    file: Option<PathBuf>,
+) -> i32 {
     let (name, text) = match read_input(file.as_deref()) {
         Ok(input) => input,
         Err(e) => {
@@ -559,17 +582,37 @@ fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i3
             return EXIT_LOAD;
         }
     };
-    let internal = match from {
-        From::A2a => adapter::a2a_to_internal(&doc),
-        From::Acp => adapter::acp_to_internal(&doc),
+    let one = |doc: &serde_json::Value| {
+        let internal = match from {
+            From::A2a => adapter::a2a_to_internal(doc),
+            From::Acp => adapter::acp_to_internal(doc),
+        };
+        internal.and_then(|mut t| {
+            if t.agent.is_none() {
+                t.agent = agent.map(str::to_string);
+            }
+            match to {
+                To::Internal => Ok(adapter::internal_to_json(&t)),
+                To::A2a => Ok(adapter::internal_to_a2a(&t, version)),
+                To::Acp => adapter::internal_to_acp(
+                    &t,
+                    &adapter::source_times(doc, from == From::Acp, t.state),
+                ),
+            }
+        })
     };
-    let output = internal.and_then(|t| match to {
-        To::Internal => Ok(adapter::internal_to_json(&t)),
-        To::A2a => Ok(adapter::internal_to_a2a(&t, version)),
-        To::Acp => {
-            adapter::internal_to_acp(&t, &adapter::source_times(&doc, from == From::Acp, t.state))
-        }
-    });
+    // An array, as `run --format a2a` / `acp` prints: each element, the error naming its index.
+    let output = match &doc {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                one(d).map_err(|e| adapter::ConvertError(format!("[{i}]: {}", e.0)))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(serde_json::Value::Array),
+        _ => one(&doc),
+    };
     match output {
         Ok(doc) => finish(
             report_json::write_pretty(&doc, &mut std::io::stdout().lock()),

@@ -259,3 +259,153 @@ fn item7_junit_message_is_the_first_differing_line_and_errors_are_counted() {
     assert!(xml.contains("expected `&quot;message&quot;: &quot;hi&quot;"), "{xml}");
     assert!(xml.contains("<error message="), "{xml}");
 }
+
+// 8. check --help matches the README
+
+#[test]
+fn item8_check_help_matches_the_readme() {
+    let help = a2a_sim(&["check", "--help"]).stdout;
+    assert!(help.contains(r#"{"severity", "file", "line", "column", "message"}"#), "{help}");
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let row = readme.lines().find(|l| l.starts_with("| `a2a-sim check ")).unwrap();
+    for flag in help.split_whitespace().filter(|w| w.starts_with("--") && *w != "--help") {
+        assert!(row.contains(flag), "README's check row lacks {flag}: {row}");
+    }
+    for value in ["human", "json", "github"] {
+        assert!(row.contains(value), "{value}");
+    }
+}
+
+// 10. schema enums
+
+#[test]
+fn item10_the_schema_enumerates_states_and_codes() {
+    let schema: serde_json::Value = serde_json::from_str(&a2a_sim(&["schema"]).stdout).unwrap();
+    let expect = &schema["definitions"]["ExpectFile"]["properties"];
+    let states = &expect["state"]["anyOf"][0]["enum"];
+    assert!(states.as_array().unwrap().contains(&"completed".into()), "{states}");
+    assert!(!states.as_array().unwrap().contains(&"complete".into()));
+    assert!(expect["codes"]["items"]["enum"].as_array().unwrap().contains(&"tenant".into()));
+    assert!(expect["errors"]["anyOf"][1]["items"]["enum"].as_array().unwrap().contains(&"streaming_not_supported".into()));
+    let cond = &schema["definitions"]["CondFile"]["properties"]["state"]["anyOf"][1]["items"]["enum"];
+    assert!(cond.as_array().unwrap().contains(&"failed".into()), "{cond}");
+}
+
+// 11. convert arrays and --agent
+
+#[test]
+fn item11_convert_takes_what_run_prints_and_names_a_foreign_agent() {
+    let tasks = a2a_sim(&["run", "--format", "a2a", "scenarios/traced-delegation.yaml"]).stdout;
+    let r = a2a_sim_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["convert", "--from", "a2a", "--to", "acp"], Some(&tasks));
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let runs: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let n = serde_json::from_str::<serde_json::Value>(&tasks).unwrap().as_array().unwrap().len();
+    assert_eq!(runs.as_array().unwrap().len(), n);
+    let foreign = r#"{"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_COMPLETED"}}"#;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let r = a2a_sim_in(root, &["convert", "--from", "a2a", "--to", "acp"], Some(foreign));
+    assert_eq!(r.status, 2);
+    let r = a2a_sim_in(root, &["convert", "--from", "a2a", "--to", "acp", "--agent", "screener"], Some(foreign));
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("\"agent_name\": \"screener\""), "{}", r.stdout);
+}
+
+// 12. ACP error and await_request
+
+#[test]
+fn item12_acp_carries_error_and_await_request_and_they_round_trip() {
+    let dir = scratch("ed-acp");
+    write(&dir, "s.yaml", "\
+agents:
+  - {name: failer, tenant: t, clearance: public, skills: [{id: f, tags: [x]}], handler: [working, {failed: list unavailable}]}
+  - {name: asker, tenant: t, clearance: public, skills: [{id: a, tags: [y]}], handler: [working, {input_required: Which list?}, completed]}
+callers:
+  - {id: c, tenant: t, classification: public}
+steps:
+  - send: {caller: c, to: failer, text: go}
+  - send: {caller: c, to: asker, text: go}
+");
+    let r = a2a_sim_in(&dir, &["run", "--format", "acp", "s.yaml"], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let runs: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(runs[0]["error"], serde_json::json!({"code": "server_error", "message": "list unavailable"}));
+    assert_eq!(runs[0]["await_request"], serde_json::Value::Null);
+    assert_eq!(runs[1]["await_request"]["message"]["parts"][0]["content"], "Which list?");
+    assert_eq!(runs[1]["error"], serde_json::Value::Null);
+    for (run, want) in [(&runs[0], "list unavailable"), (&runs[1], "Which list?")] {
+        let back = a2a_sim_in(&dir, &["convert", "--from", "acp", "--to", "internal"], Some(&run.to_string()));
+        let v: serde_json::Value = serde_json::from_str(&back.stdout).unwrap();
+        assert_eq!(v["status_message"], want, "{}", back.stdout);
+        let a2a = a2a_sim_in(&dir, &["convert", "--from", "acp", "--to", "a2a"], Some(&run.to_string()));
+        let again = a2a_sim_in(&dir, &["convert", "--from", "a2a", "--to", "acp"], Some(&a2a.stdout));
+        let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+        assert_eq!(again["error"], run["error"]);
+        assert_eq!(again["await_request"], run["await_request"]);
+    }
+}
+
+// 13. a2a-stream --jsonrpc
+
+#[test]
+fn item13_jsonrpc_envelopes_with_request_ids() {
+    let bare = a2a_sim(&["run", "--format", "a2a-stream", "scenarios/nested-delegation.yaml"]);
+    for v in ["1.0", "0.3"] {
+        let r = a2a_sim(&["run", "--format", "a2a-stream", "--jsonrpc", "--a2a-version", v, "scenarios/nested-delegation.yaml"]);
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        let bare_v = a2a_sim(&["run", "--format", "a2a-stream", "--a2a-version", v, "scenarios/nested-delegation.yaml"]);
+        let mut ids = std::collections::BTreeSet::new();
+        for (line, bare_line) in r.stdout.lines().zip(bare_v.stdout.lines()) {
+            let e: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(e["jsonrpc"], "2.0");
+            assert_eq!(e["result"], serde_json::from_str::<serde_json::Value>(bare_line).unwrap());
+            ids.insert(e["id"].as_str().unwrap().to_string());
+        }
+        assert!(ids.contains("req-1") && ids.contains("req-2"), "{ids:?}");
+    }
+    assert!(!bare.stdout.contains("jsonrpc"));
+    let r = a2a_sim(&["run", "--format", "json", "--jsonrpc", "scenarios/nested-delegation.yaml"]);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("--jsonrpc"), "{}", r.stderr);
+}
+
+// 14. streaming_not_supported
+
+#[test]
+fn item14_a_stream_to_a_non_streaming_agent_is_refused() {
+    let v = crate::common::report_value("\
+agents:
+  - {name: plain, tenant: t, clearance: public, capabilities: {streaming: false}, skills: [{id: p, tags: [x]}], handler: [working, completed]}
+callers:
+  - {id: c, tenant: t, classification: public}
+  - {id: other, tenant: elsewhere, classification: public}
+steps:
+  - stream: {caller: c, to: plain, text: go}
+  - send: {caller: c, to: plain, text: go}
+  - stream: {caller: other, to: plain, text: go}
+");
+    assert_eq!(v["steps"][0]["result"], serde_json::json!({}));
+    assert_eq!(v["errors"][0]["code"], "streaming_not_supported");
+    assert_eq!(v["errors"][0]["step"], 1);
+    assert_eq!(v["tasks"].as_array().unwrap().len(), 1, "send is unaffected, no ids drawn");
+    assert_eq!(v["tasks"][0]["id"], "task-1");
+    // Before admission: the other tenant gets the capability refusal, not a denial.
+    assert_eq!(v["errors"][1]["code"], "streaming_not_supported");
+    assert_eq!(v["denials"], serde_json::json!([]));
+}
+
+// 15. README
+
+#[test]
+fn item15_the_readme_explains_what_a_new_user_asked() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(!readme.contains("deep dive"));
+    assert!(readme.contains("](#checking-files-and-editor-support)"));
+    assert!(readme.contains("### Checking files and editor support"));
+    assert!(readme.contains("syntax showcase"));
+    assert!(readme.contains("### The task lifecycle") && readme.contains("| input-required | working, canceled, failed |"));
+    assert!(readme.contains("best single skill's") && readme.contains("not** filtered by scopes or depth"));
+    assert!(readme.contains("which includes the caller"));
+    for key in ["`imports`", "--set KEY=VALUE", "completions", "a2a-sim man", "--jsonrpc", "--agent NAME", "streaming_not_supported", "--error-format github", "status_message", "no scenarios found under"] {
+        assert!(readme.contains(key), "README lacks {key}");
+    }
+}

@@ -21,10 +21,13 @@ pub enum ErrorCode {
     HandlerIncomplete,
     /// A reply to a task that is neither paused nor terminal.
     TaskNotAwaiting,
+    /// A `stream` step to an agent whose card says `streaming: false` (A2A's
+    /// `UnsupportedOperation`).
+    StreamingNotSupported,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::TaskNotFound,
         ErrorCode::TaskTerminal,
         ErrorCode::TaskNotCancelable,
@@ -35,6 +38,7 @@ impl ErrorCode {
         ErrorCode::IllegalTransition,
         ErrorCode::HandlerIncomplete,
         ErrorCode::TaskNotAwaiting,
+        ErrorCode::StreamingNotSupported,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -49,6 +53,7 @@ impl ErrorCode {
             ErrorCode::IllegalTransition => "illegal_transition",
             ErrorCode::HandlerIncomplete => "handler_incomplete",
             ErrorCode::TaskNotAwaiting => "task_not_awaiting",
+            ErrorCode::StreamingNotSupported => "streaming_not_supported",
         }
     }
 }
