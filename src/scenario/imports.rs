@@ -115,6 +115,7 @@ pub fn merge(
         text: text.to_string(),
     };
     let Some(mut root_file) = m.parse(&root, 0) else {
+        crate::scenario::redact::diagnostics(&mut m.problems, &[text]);
         return Err(m.problems);
     };
     m.sources.push(root);
@@ -132,6 +133,8 @@ pub fn merge(
         }
     }
     if !m.problems.is_empty() {
+        let texts: Vec<&str> = m.sources.iter().map(|s| s.text.as_str()).collect();
+        crate::scenario::redact::diagnostics(&mut m.problems, &texts);
         return Err(m.problems);
     }
     m.files[0] = Some(root_file);
@@ -433,6 +436,8 @@ fn combine(
         }
     }
     if !problems.is_empty() {
+        let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
+        crate::scenario::redact::diagnostics(&mut problems, &texts);
         return Err(problems);
     }
     root.agents = any_agents.then_some(agents);

@@ -8,5 +8,6 @@ pub mod imports;
 pub mod loader;
 pub mod overrides;
 pub mod paths;
+pub mod redact;
 pub mod schema;
 pub mod yaml;

@@ -33,10 +33,22 @@ impl Override {
         })
     }
 
+    /// As given, but a value set under a `token` (or a whole `push`) shown as `[redacted]`: the
+    /// report and error messages never print a push token.
+    pub fn shown(&self) -> String {
+        let secret = self.key.iter().any(|k| k == "token")
+            || self.key.last().is_some_and(|k| k == "push" || k == "set_push_config");
+        if secret {
+            format!("{}=[redacted]", self.key.join("."))
+        } else {
+            self.raw.clone()
+        }
+    }
+
     /// A problem this override caused.
     pub fn diagnostic(&self, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
-            file: format!("--set {}", self.raw),
+            file: format!("--set {}", self.shown()),
             line: 0,
             column: 0,
             message: message.into(),

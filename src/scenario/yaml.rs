@@ -153,6 +153,16 @@ fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
     if message.contains(" as u128, expected") || message.contains(" as i128, expected") {
         message = format!("{message}: the number is out of range");
     }
+    if message.starts_with("control characters are not allowed") {
+        // serde_yaml gives a character offset, not a position: find the character ourselves.
+        if let Some((l, c, ch)) = first_control_character(text) {
+            (line, column) = (l, c);
+            message = format!(
+                "a control character (U+{:04X}) is not allowed in a YAML file; remove it",
+                ch as u32
+            );
+        }
+    }
     if message.contains("recursion limit exceeded") {
         message = "values are nested too deeply (more than 128 levels)".to_string();
     }
@@ -181,6 +191,22 @@ fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
         column,
         message: add_serde_hint(plain_types(message)),
     }
+}
+
+/// The first character YAML does not allow (C0 controls but tab, LF, CR; DEL; C1 controls but
+/// NEL), with its 1-based line and column.
+fn first_control_character(text: &str) -> Option<(usize, usize, char)> {
+    for (i, l) in text.split('\n').enumerate() {
+        for (j, ch) in l.chars().enumerate() {
+            let bad = (ch < ' ' && !matches!(ch, '\t' | '\r'))
+                || ch == '\u{7f}'
+                || (('\u{80}'..='\u{9f}').contains(&ch) && ch != '\u{85}');
+            if bad {
+                return Some((i + 1, j + 1, ch));
+            }
+        }
+    }
+    None
 }
 
 /// "line 8 column 15" at the start of `s`.

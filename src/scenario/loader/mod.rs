@@ -61,6 +61,8 @@ pub fn decode_utf8<'a>(display: &str, bytes: &'a [u8]) -> Result<&'a str, LoadEr
             "the file is UTF-16; save it as UTF-8",
         ));
     }
+    // A UTF-8 byte order mark is allowed and means nothing.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let good = &bytes[..e.valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -135,18 +137,20 @@ pub fn load_str_with(
         }
     }
     let mut scenario = loader.scenario(file, default_name);
-    scenario.overrides = overrides.iter().map(|o| o.raw.clone()).collect();
+    scenario.overrides = overrides.iter().map(Override::shown).collect();
+    let texts: Vec<&str> = merged.sources.iter().map(|s| s.text.as_str()).collect();
     if loader.problems.is_empty() {
-        let warnings = locate_all(&merged, paths::warnings(&scenario));
+        let mut warnings = locate_all(&merged, paths::warnings(&scenario));
+        crate::scenario::redact::diagnostics(&mut warnings, &texts);
         return Ok(Loaded {
             scenario,
             warnings,
             library,
         });
     }
-    Err(LoadError {
-        diagnostics: locate_all(&merged, loader.problems),
-    })
+    let mut diagnostics = locate_all(&merged, loader.problems);
+    crate::scenario::redact::diagnostics(&mut diagnostics, &texts);
+    Err(LoadError { diagnostics })
 }
 
 /// Positions for problems found by path: in the file (or `--set`) that holds each, in order.
