@@ -618,3 +618,29 @@ fn item16_no_token_in_any_error_message() {
     let r = a2a_sim_in(&dir, &["run", "--format", "json", "--set", "steps.1.push.token=SET-SECRET", "s.yaml"], None);
     assert!(!r.stdout.contains("SET-SECRET") && !r.stderr.contains("SET-SECRET"), "{}{}", r.stdout, r.stderr);
 }
+
+// 9. positions and names in messages
+
+#[test]
+fn item9_wrong_types_point_at_the_value_and_messages_use_report_names() {
+    let head = "agents:\n  - name: sanctions-screener\n    tenant: t\n    clearance: public\n    skills: [{id: s, tags: [x]}]\n    handler:\n      - working\n      - artifact: {name: a, data: 5}\ncallers:\n  - {id: c, tenant: t, classification: public}\nsteps:\n";
+    let e = crate::common::load_err(&format!("{head}  - send: {{caller: c, to: sanctions-screener, text: hi}}\n"));
+    assert_eq!(e, "test.yaml:8:35: agent sanctions-screener, handler step 2 (artifact): `data` must be a mapping");
+    let ok_agent = head.replace("data: 5", "data: {k: 1}");
+    let e = crate::common::load_err(&format!(
+        "{ok_agent}  - get: {{caller: c, task_id: t}}\n  - get: {{caller: c, task_id: t}}\n  - send: {{caller: c, to: sanctions-screener, text: hi, data: 5}}\n"
+    ));
+    assert_eq!(e, "test.yaml:14:63: step 3 (send): `data` must be a mapping");
+    let e = crate::common::load_err("agents: []\ncallers:\n  - id: c\n\ttenant: t\nsteps: []\n");
+    assert!(e.starts_with("test.yaml:4:1: a tab character in indentation"), "{e}");
+}
+
+// 17. every error has a position
+
+#[test]
+fn item17_a_control_character_is_located_where_it_is() {
+    let e = crate::common::load_err("agents: []\ncallers: []\nsteps:\n  - get: {caller: \"c\u{1}\", task_id: t}\n");
+    assert!(e.starts_with("test.yaml:4:21: a control character (U+0001)"), "{e}");
+    let e = crate::common::load_err("agents: []\ncallers: []\nsteps: []\n\u{0}");
+    assert!(e.starts_with("test.yaml:4:1: "), "{e}");
+}

@@ -61,7 +61,7 @@ const ROWS: &[Row] = &[
     row("type-list-for-policy.yaml", 3, Some(3), "invalid type: sequence"),
     row("type-agents-mapping.yaml", 3, Some(3), "expected a sequence"),
     row("type-mapping-for-caller.yaml", 17, Some(20), "expected a string"),
-    row("alias-wrong-type.yaml", 6, Some(19), "callers[0].tenant: invalid type"),
+    row("alias-wrong-type.yaml", 6, Some(19), "caller orchestrator, tenant: invalid type"),
     row("null-text.yaml", 17, Some(54), "`text` must not be empty"),
 
     // Unknown keys and kinds, with a hint.

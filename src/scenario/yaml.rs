@@ -153,6 +153,19 @@ fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
     if message.contains(" as u128, expected") || message.contains(" as i128, expected") {
         message = format!("{message}: the number is out of range");
     }
+    if message.contains("found a tab character") {
+        message = "a tab character in indentation: YAML indents with spaces only; replace the tab with spaces".to_string();
+    }
+    // Our own type checks say "PATH: `KEY` must be …": point at that key's value, not at the
+    // mapping that holds it.
+    if let Some((at, rest)) = message.split_once(": `")
+        && let Some((key, tail)) = rest.split_once('`')
+        && tail.starts_with(" must be")
+        && let Some(pos) = locate(text, &[parse_path(at), vec![Seg::from(key)]].concat())
+    {
+        (line, column) = pos;
+    }
+    message = name_path(text, &message);
     if message.starts_with("control characters are not allowed") {
         // serde_yaml gives a character offset, not a position: find the character ourselves.
         if let Some((l, c, ch)) = first_control_character(text) {
@@ -207,6 +220,74 @@ fn first_control_character(text: &str) -> Option<(usize, usize, char)> {
         }
     }
     None
+}
+
+/// serde's path prefix (`steps[2].send: …`, `agents[1].handler[0].artifact: …`) in the words of
+/// the report: `step 3 (send): …`, `agent sanctions-screener, handler step 1 (artifact): …`.
+fn name_path(text: &str, message: &str) -> String {
+    let Some((at, rest)) = message.split_once(": ") else {
+        return message.to_string();
+    };
+    if at.contains(' ') || !(at.starts_with("steps[") || at.starts_with("agents[") || at.starts_with("callers[")) {
+        return message.to_string();
+    }
+    let segs = parse_path(at);
+    let doc: Option<serde_yaml::Value> = serde_yaml::from_str(text).ok();
+    let name = |list: &str, i: usize, field: &str| -> Option<String> {
+        let item = doc.as_ref()?.get(list)?.get(i)?;
+        item.get(field)
+            .or_else(|| item.get("card"))
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < segs.len() {
+        match (&segs[i], segs.get(i + 1)) {
+            (Seg::Key(k), Some(Seg::Index(n))) if i == 0 && k == "steps" => {
+                let op = match segs.get(i + 2) {
+                    Some(Seg::Key(op)) => {
+                        i += 1;
+                        format!(" ({op})")
+                    }
+                    _ => String::new(),
+                };
+                words.push(format!("step {}{op}", n + 1));
+                i += 2;
+            }
+            (Seg::Key(k), Some(Seg::Index(n))) if i == 0 && (k == "agents" || k == "callers") => {
+                let (what, field) = if k == "agents" { ("agent", "name") } else { ("caller", "id") };
+                words.push(match name(k, *n, field) {
+                    Some(nm) => format!("{what} {nm}"),
+                    None => format!("{what} {}", n + 1),
+                });
+                i += 2;
+            }
+            (Seg::Key(k), Some(Seg::Index(n))) if k == "handler" => {
+                let op = match segs.get(i + 2) {
+                    Some(Seg::Key(op)) => {
+                        i += 1;
+                        format!(" ({op})")
+                    }
+                    _ => String::new(),
+                };
+                words.push(format!("handler step {}{op}", n + 1));
+                i += 2;
+            }
+            (Seg::Key(k), _) => {
+                words.push(k.clone());
+                i += 1;
+            }
+            (Seg::Index(n), _) => {
+                if let Some(last) = words.last_mut() {
+                    last.push_str(&format!("[{n}]"));
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    format!("{}: {rest}", words.join(", "))
 }
 
 /// "line 8 column 15" at the start of `s`.
