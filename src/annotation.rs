@@ -48,14 +48,24 @@ mod tests {
     #[test]
     fn escapes_as_github_does() {
         for (level, file, msg, want) in [
-            (Level::Error, "a.yaml", "bad", "::error file=a.yaml,line=3,col=4::bad"),
+            (
+                Level::Error,
+                "a.yaml",
+                "bad",
+                "::error file=a.yaml,line=3,col=4::bad",
+            ),
             (
                 Level::Warning,
                 "a,b:c.yaml",
                 "50% done\r\nnext: x, y",
                 "::warning file=a%2Cb%3Ac.yaml,line=3,col=4::50%25 done%0D%0Anext: x, y",
             ),
-            (Level::Notice, "n.yaml", "note", "::notice file=n.yaml,line=3,col=4::note"),
+            (
+                Level::Notice,
+                "n.yaml",
+                "note",
+                "::notice file=n.yaml,line=3,col=4::note",
+            ),
         ] {
             assert_eq!(github(level, file, 3, 4, msg), want);
         }

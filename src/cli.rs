@@ -220,7 +220,11 @@ pub fn main() -> i32 {
         }
     };
     match args.command {
-        Command::Run { jsonrpc: true, format, .. } if format != Format::A2aStream => {
+        Command::Run {
+            jsonrpc: true,
+            format,
+            ..
+        } if format != Format::A2aStream => {
             eprintln!("a2a-sim: `--jsonrpc` wraps stream events: it needs `--format a2a-stream`");
             EXIT_LOAD
         }
@@ -233,7 +237,11 @@ pub fn main() -> i32 {
             jsonrpc,
         } => run(
             &files,
-            if jsonrpc { Format::A2aStreamJsonRpc } else { format },
+            if jsonrpc {
+                Format::A2aStreamJsonRpc
+            } else {
+                format
+            },
             a2a_version.a2a(),
             jobs.unwrap_or_else(corpus::default_jobs),
             &set,
@@ -606,9 +614,7 @@ fn convert(
         serde_json::Value::Array(items) => items
             .iter()
             .enumerate()
-            .map(|(i, d)| {
-                one(d).map_err(|e| adapter::ConvertError(format!("[{i}]: {}", e.0)))
-            })
+            .map(|(i, d)| one(d).map_err(|e| adapter::ConvertError(format!("[{i}]: {}", e.0))))
             .collect::<Result<Vec<_>, _>>()
             .map(serde_json::Value::Array),
         _ => one(&doc),
@@ -639,7 +645,12 @@ fn stdin_text() -> Result<&'static str, LoadError> {
     });
     match r {
         Ok(t) => Ok(t.as_str()),
-        Err(e) => Err(LoadError::single(STDIN, 1, 1, e.trim_start_matches("<stdin>:1:1: "))),
+        Err(e) => Err(LoadError::single(
+            STDIN,
+            1,
+            1,
+            e.trim_start_matches("<stdin>:1:1: "),
+        )),
     }
 }
 

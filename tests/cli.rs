@@ -287,7 +287,11 @@ fn a_load_error_in_test_exits_2_even_with_failures() {
     std::fs::write(dir.join("b.yaml"), "agents: [").unwrap();
     let r = a2a_sim_in(&dir, &["test", "."], None);
     assert_eq!(r.status, 2, "{}", r.stdout);
-    assert!(r.stdout.ends_with("0 passed, 1 failed, 1 error\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.ends_with("0 passed, 1 failed, 1 error\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

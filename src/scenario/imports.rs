@@ -51,7 +51,10 @@ impl Merged {
                     &self.origins.callers
                 };
                 match table.get(*i) {
-                    Some(&(src, j)) => (src, [vec![Seg::from(k.as_str()), Seg::Index(j)], rest(2)].concat()),
+                    Some(&(src, j)) => (
+                        src,
+                        [vec![Seg::from(k.as_str()), Seg::Index(j)], rest(2)].concat(),
+                    ),
                     None => (0, path.to_vec()),
                 }
             }
@@ -79,8 +82,7 @@ impl Merged {
             }
         }
         let s = &self.sources[src];
-        let (line, column) = yaml::locate(&s.text, &inner)
-            .unwrap_or((1, 1));
+        let (line, column) = yaml::locate(&s.text, &inner).unwrap_or((1, 1));
         Diagnostic {
             file: s.display.clone(),
             line,
@@ -120,16 +122,20 @@ pub fn merge(
     };
     m.sources.push(root);
     m.files.push(None);
-    m.stack.push(std::fs::canonicalize(display).unwrap_or_else(|_| PathBuf::from(display)));
+    m.stack
+        .push(std::fs::canonicalize(display).unwrap_or_else(|_| PathBuf::from(display)));
     let imports = root_file.imports.take();
     m.walk_imports(0, imports, base, Path::new(display).parent(), Path::new(""));
     for o in overrides {
         if !m.applied.iter().any(|(a, _, _)| a == o) && !m.failed.contains(o) {
-            let what = if o.key[0] == "agents" { "agent" } else { "caller" };
+            let what = if o.key[0] == "agents" {
+                "agent"
+            } else {
+                "caller"
+            };
             let name = o.key.get(1).map_or("", String::as_str);
-            m.problems.push(o.diagnostic(format!(
-                "no {what} `{name}` in the scenario or its imports"
-            )));
+            m.problems
+                .push(o.diagnostic(format!("no {what} `{name}` in the scenario or its imports")));
         }
     }
     if !m.problems.is_empty() {
@@ -166,7 +172,8 @@ impl Merger<'_> {
                 file: s.display.clone(),
                 line: 1,
                 column: 1,
-                message: "the file is empty: a scenario needs `agents`, `callers` and `steps`".to_string(),
+                message: "the file is empty: a scenario needs `agents`, `callers` and `steps`"
+                    .to_string(),
             });
             return None;
         }
@@ -256,7 +263,10 @@ impl Merger<'_> {
             let text = match crate::scenario::loader::read(&path) {
                 Ok(t) => t,
                 Err(e) => {
-                    let why = e.diagnostics.first().map_or(String::new(), |d| d.message.clone());
+                    let why = e
+                        .diagnostics
+                        .first()
+                        .map_or(String::new(), |d| d.message.clone());
                     let msg = format!("cannot import `{import}`: {why}");
                     self.problems.push(self.at(src, &at, msg));
                     continue;
@@ -270,12 +280,11 @@ impl Merger<'_> {
             self.seen.push(canonical.clone());
             self.sources.push(source);
             self.files.push(None);
-            for key in ["steps", "expect", "golden", "templates"] {
+            for key in ["steps", "expect", "golden"] {
                 let present = match key {
                     "steps" => imported.steps.is_some(),
                     "expect" => imported.expect.is_some(),
-                    "golden" => imported.golden.is_some(),
-                    _ => imported.templates.is_some(),
+                    _ => imported.golden.is_some(),
                 };
                 if present {
                     let msg = format!(
@@ -318,7 +327,9 @@ fn combine(
     // A key the command line set in the importing file wins over the imports' values.
     let overridden = |key: &[&str]| {
         overrides.iter().any(|(_, src, path)| {
-            *src == 0 && path.iter().zip(key).all(|(s, k)| *s == Seg::from(*k)) && path.len() >= key.len()
+            *src == 0
+                && path.iter().zip(key).all(|(s, k)| *s == Seg::from(*k))
+                && path.len() >= key.len()
         })
     };
     let mut problems = Vec::new();
@@ -367,7 +378,11 @@ fn combine(
                     "duplicate agent name `{name}`: already defined in {}; agent names are unique across imports",
                     sources[*first].display
                 );
-                problems.push(at(src, &[Seg::from("agents"), Seg::Index(j), Seg::from("name")], msg));
+                problems.push(at(
+                    src,
+                    &[Seg::from("agents"), Seg::Index(j), Seg::from("name")],
+                    msg,
+                ));
                 continue;
             }
             if let Some(name) = &a.name {
@@ -384,7 +399,11 @@ fn combine(
                     "duplicate caller id `{}`: already defined in {}; caller ids are unique across imports",
                     c.id, sources[*first].display
                 );
-                problems.push(at(src, &[Seg::from("callers"), Seg::Index(j), Seg::from("id")], msg));
+                problems.push(at(
+                    src,
+                    &[Seg::from("callers"), Seg::Index(j), Seg::from("id")],
+                    msg,
+                ));
                 continue;
             }
             caller_from.push((c.id.clone(), src));
@@ -411,7 +430,9 @@ fn combine(
         }
         if let Some(h) = f.policy.push_allowed_hosts.take() {
             match &hosts {
-                _ if src == 0 && overridden(&["policy", "push_allowed_hosts"]) => hosts = Some((h, src)),
+                _ if src == 0 && overridden(&["policy", "push_allowed_hosts"]) => {
+                    hosts = Some((h, src))
+                }
                 Some((v, first)) if *v != h => conflict(&["policy", "push_allowed_hosts"], *first),
                 Some(_) => {}
                 None => hosts = Some((h, src)),

@@ -37,7 +37,10 @@ impl Override {
     /// report and error messages never print a push token.
     pub fn shown(&self) -> String {
         let secret = self.key.iter().any(|k| k == "token")
-            || self.key.last().is_some_and(|k| k == "push" || k == "set_push_config");
+            || self
+                .key
+                .last()
+                .is_some_and(|k| k == "push" || k == "set_push_config");
         if secret {
             format!("{}=[redacted]", self.key.join("."))
         } else {
@@ -59,7 +62,9 @@ impl Override {
     /// (agents and callers live where they are defined; everything else in the importing file).
     pub fn targets(&self, doc: &Value, is_root: bool) -> bool {
         match self.key[0].as_str() {
-            "agents" | "callers" => self.key.len() >= 2 && find_named(doc, &self.key[0], &self.key[1]).is_some(),
+            "agents" | "callers" => {
+                self.key.len() >= 2 && find_named(doc, &self.key[0], &self.key[1]).is_some()
+            }
             _ => is_root,
         }
     }
@@ -94,10 +99,20 @@ impl Override {
                     .parse()
                     .ok()
                     .filter(|n| *n >= 1)
-                    .ok_or_else(|| format!("steps are named by their number from 1, not `{}`", self.key[i + 1]))?;
-                let count = at.get("steps").and_then(Value::as_sequence).map_or(0, Vec::len);
+                    .ok_or_else(|| {
+                        format!(
+                            "steps are named by their number from 1, not `{}`",
+                            self.key[i + 1]
+                        )
+                    })?;
+                let count = at
+                    .get("steps")
+                    .and_then(Value::as_sequence)
+                    .map_or(0, Vec::len);
                 if n > count {
-                    return Err(format!("there is no step {n}: the scenario has {count} steps"));
+                    return Err(format!(
+                        "there is no step {n}: the scenario has {count} steps"
+                    ));
                 }
                 path.push(Seg::from("steps"));
                 path.push(Seg::Index(n - 1));
@@ -115,16 +130,25 @@ impl Override {
                 continue;
             }
             let Value::Mapping(m) = at else {
-                return Err(format!("`{}` is not a mapping, so it has no key `{k}`", self.key[..i].join(".")));
+                return Err(format!(
+                    "`{}` is not a mapping, so it has no key `{k}`",
+                    self.key[..i].join(".")
+                ));
             };
             let key = Value::String(k.clone());
             if !m.contains_key(&key) {
                 // A key the file lacks is added; the format then decides whether it may be.
-                let fresh = if last { Value::Null } else { Value::Mapping(Default::default()) };
+                let fresh = if last {
+                    Value::Null
+                } else {
+                    Value::Mapping(Default::default())
+                };
                 m.insert(key.clone(), fresh);
             }
             path.push(Seg::from(k.as_str()));
-            at = m.get_mut(&key).ok_or("unreachable: the key was just inserted")?;
+            at = m
+                .get_mut(&key)
+                .ok_or("unreachable: the key was just inserted")?;
             i += 1;
         }
         if at.is_mapping() || at.is_sequence() {

@@ -29,7 +29,11 @@ pub fn secrets(text: &str) -> Vec<String> {
         if block.is_some_and(|b| indent <= b) && !line.trim().is_empty() {
             block = None;
         }
-        for (key, whole_string) in [("token:", false), ("push:", true), ("set_push_config:", true)] {
+        for (key, whole_string) in [
+            ("token:", false),
+            ("push:", true),
+            ("set_push_config:", true),
+        ] {
             for (at, _) in line.match_indices(key) {
                 let before = line[..at].chars().next_back();
                 if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
@@ -64,10 +68,14 @@ pub fn secrets(text: &str) -> Vec<String> {
                 }
             }
         }
-        if block.is_some() && indent > block.unwrap_or(0)
+        if block.is_some()
+            && indent > block.unwrap_or(0)
             && let Some((_, v)) = line.split_once(": ")
         {
-            push(&mut out, strip_quotes(strip_anchor(v.trim())).trim_end_matches(['"', '\'']));
+            push(
+                &mut out,
+                strip_quotes(strip_anchor(v.trim())).trim_end_matches(['"', '\'']),
+            );
         }
     }
     out
@@ -132,7 +140,7 @@ pub fn message(message: &str, secrets: &[String]) -> String {
             let value = urls(value);
             if value.chars().count() > LONG {
                 out.extend(value.chars().take(LONG - 20));
-                out.push_str("…");
+                out.push('…');
             } else {
                 out.push_str(&value);
             }
@@ -159,8 +167,12 @@ fn urls(s: &str) -> String {
             .find(|c: char| c.is_whitespace() || matches!(c, '"' | '`' | '\'' | ',' | ')' | '}'))
             .unwrap_or(rest.len() - at);
         let url = &rest[at..at + len];
-        let (base, fragment) = url.split_once('#').map_or((url, None), |(b, f)| (b, Some(f)));
-        let (base, query) = base.split_once('?').map_or((base, None), |(b, q)| (b, Some(q)));
+        let (base, fragment) = url
+            .split_once('#')
+            .map_or((url, None), |(b, f)| (b, Some(f)));
+        let (base, query) = base
+            .split_once('?')
+            .map_or((base, None), |(b, q)| (b, Some(q)));
         out.push_str(base);
         if query.is_some() {
             out.push('?');
@@ -185,10 +197,16 @@ mod tests {
         let text = "x:\n  push: {url: \"https://h/x\", token: &t SECRET}\n  limit: *t\n  push: \"https://h/y?q=1 TOK2\"\n  set_push_config:\n    token: TOK3\n";
         let s = secrets(text);
         for (m, want) in [
-            ("invalid type: string \"SECRET\", expected i64", "invalid type: string \"[redacted]\", expected i64"),
+            (
+                "invalid type: string \"SECRET\", expected i64",
+                "invalid type: string \"[redacted]\", expected i64",
+            ),
             ("string \"https://h/y?q=1 TOK2\"", "string \"[redacted]\""),
             ("unknown `TOK3`", "unknown `[redacted]`"),
-            ("bad url https://a.example/p?k=v#frag here", "bad url https://a.example/p?[redacted]#[redacted] here"),
+            (
+                "bad url https://a.example/p?k=v#frag here",
+                "bad url https://a.example/p?[redacted]#[redacted] here",
+            ),
             ("fine `orchestrator`", "fine `orchestrator`"),
         ] {
             assert_eq!(message(m, &s), want, "{m}");

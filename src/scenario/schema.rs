@@ -35,7 +35,8 @@ fn enumerate_words(schema: &mut Value) {
             {"type": "null"}
         ]})
     };
-    let list = |e: &[&str]| json!({"type": ["array", "null"], "items": {"type": "string", "enum": e}});
+    let list =
+        |e: &[&str]| json!({"type": ["array", "null"], "items": {"type": "string", "enum": e}});
     let count_or = |e: &[&str]| {
         json!({"anyOf": [
             {"type": "integer"},

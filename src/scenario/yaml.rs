@@ -228,7 +228,9 @@ fn name_path(text: &str, message: &str) -> String {
     let Some((at, rest)) = message.split_once(": ") else {
         return message.to_string();
     };
-    if at.contains(' ') || !(at.starts_with("steps[") || at.starts_with("agents[") || at.starts_with("callers[")) {
+    if at.contains(' ')
+        || !(at.starts_with("steps[") || at.starts_with("agents[") || at.starts_with("callers["))
+    {
         return message.to_string();
     }
     let segs = parse_path(at);
@@ -256,7 +258,11 @@ fn name_path(text: &str, message: &str) -> String {
                 i += 2;
             }
             (Seg::Key(k), Some(Seg::Index(n))) if i == 0 && (k == "agents" || k == "callers") => {
-                let (what, field) = if k == "agents" { ("agent", "name") } else { ("caller", "id") };
+                let (what, field) = if k == "agents" {
+                    ("agent", "name")
+                } else {
+                    ("caller", "id")
+                };
                 words.push(match name(k, *n, field) {
                     Some(nm) => format!("{what} {nm}"),
                     None => format!("{what} {}", n + 1),

@@ -166,7 +166,10 @@ pub fn internal_to_a2a(t: &InternalTask, version: A2aVersion) -> Value {
         }
         m.insert("messageId".into(), json!("status-message"));
         m.insert("role".into(), json!(version.role(false)));
-        m.insert("parts".into(), Value::Array(parts(version, Some(text), None)));
+        m.insert(
+            "parts".into(),
+            Value::Array(parts(version, Some(text), None)),
+        );
         status["message"] = Value::Object(m);
     }
     task.insert("status".into(), status);

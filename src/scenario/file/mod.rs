@@ -28,8 +28,6 @@ pub struct ScenarioFile {
     /// Files whose agents, callers, policy, classification levels and clock come first (paths
     /// relative to this file).
     pub imports: Option<Vec<String>>,
-    /// `true`: `{{…}}` references in handler and driver texts are filled in (default false).
-    pub templates: Option<bool>,
     #[serde(default)]
     pub policy: PolicyFile,
     pub classification_levels: Option<Vec<String>>,

@@ -10,8 +10,8 @@ use crate::error::{Diagnostic, LoadError, with_hint};
 use crate::protocol::timestamp::parse_rfc3339;
 use crate::scenario::file::*;
 use crate::scenario::overrides::Override;
-use crate::scenario::{imports, paths};
 use crate::scenario::yaml::Seg;
+use crate::scenario::{imports, paths};
 
 /// Reads and loads one scenario file. `display` is how diagnostics name it.
 pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
@@ -127,11 +127,16 @@ pub fn load_str_with(
     };
     let file = std::mem::take(&mut merged.file);
     if !library {
-        for (key, missing) in [("agents", file.agents.is_none()), ("callers", file.callers.is_none())] {
+        for (key, missing) in [
+            ("agents", file.agents.is_none()),
+            ("callers", file.callers.is_none()),
+        ] {
             if missing {
                 loader.problem(
                     Vec::new(),
-                    format!("missing field `{key}` (neither this file nor its imports declare `{key}`)"),
+                    format!(
+                        "missing field `{key}` (neither this file nor its imports declare `{key}`)"
+                    ),
                 );
             }
         }
