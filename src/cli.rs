@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus;
 use crate::engine::world;
@@ -15,6 +15,7 @@ use crate::protocol::version::A2aVersion;
 use crate::report::table::Layout;
 use crate::report::{json as report_json, table as report_table};
 use crate::scenario::loader;
+use crate::scenario::overrides::Override;
 use crate::testing::command as test_command;
 use crate::testing::partition::Partition;
 
@@ -33,6 +34,7 @@ struct Args {
 enum Command {
     /// Run scenario files and print their reports, one per file, in the order given.
     Run {
+        /// Scenario files or directories; `-` reads one scenario from standard input.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -40,12 +42,19 @@ enum Command {
         /// A2A version of `a2a` and `a2a-stream` output.
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,
-        /// Worker threads for several files (default: one per core).
+        /// With `--format a2a-stream`: each event in its JSON-RPC 2.0 response envelope.
         #[arg(long)]
+        jsonrpc: bool,
+        /// Worker threads for several files (default: one per core; at least 1).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
+        /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+        set: Vec<Override>,
     },
-    /// Load and validate scenario files without running them.
+    /// Load and validate scenario files (and libraries) without running them.
     Check {
+        /// Scenario files or directories; `-` reads one scenario from standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// How problems are printed on stderr.
@@ -57,9 +66,12 @@ enum Command {
         /// Silence one finding code (repeatable): `--allow authority_amplified`.
         #[arg(long, value_enum)]
         allow: Vec<Allow>,
-        /// Worker threads (default: one per core).
-        #[arg(long)]
+        /// Worker threads (default: one per core; at least 1).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
+        /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+        set: Vec<Override>,
     },
     /// Compare each scenario's JSON report with its golden file (X.golden.json beside X.yaml).
     Test {
@@ -75,8 +87,14 @@ enum Command {
         /// Also write a JUnit XML report here.
         #[arg(long)]
         junit: Option<PathBuf>,
-        /// Worker threads (default: one per core).
-        #[arg(long)]
+        /// How failures are printed: `human`, or `github` (workflow annotations).
+        #[arg(long, value_enum, default_value_t = TestErrorFormat::Human)]
+        error_format: TestErrorFormat,
+        /// Refused: goldens pin files as written, not overrides.
+        #[arg(long = "set", value_name = "KEY=VALUE", hide = true)]
+        set: Vec<String>,
+        /// Worker threads (default: one per core; at least 1).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
     },
     /// Run scenarios under fault schedules drawn from a seed; shrink each violation to a minimal
@@ -103,6 +121,13 @@ enum Command {
     },
     /// Print the JSON Schema of scenario files (for editors).
     Schema,
+    /// Print a shell completion script: `a2a-sim completions bash > /etc/bash_completion.d/a2a-sim`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `a2a-sim man > a2a-sim.1`.
+    Man,
     /// Print an agent's A2A AgentCard.
     Card {
         file: PathBuf,
@@ -158,7 +183,11 @@ enum Command {
         /// A2A version of A2A output.
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,
-        /// The input file; `-` or nothing for stdin.
+        /// The agent of a foreign A2A task that has no a2a-sim metadata.
+        #[arg(long)]
+        agent: Option<String>,
+        /// The input file (one task, or an array as `run --format a2a`/`acp` prints: each is
+        /// converted); `-` or nothing for stdin.
         file: Option<PathBuf>,
     },
     /// Mint and inspect JWTs for verified callers.
@@ -195,8 +224,23 @@ fn parse_slice(s: &str) -> Result<(u64, u64), String> {
 enum ErrorFormat {
     /// `FILE:LINE:COL: message`
     Human,
-    /// One JSON object a line: {"file", "line", "column", "message"}
+    /// One JSON object a line: {"severity", "file", "line", "column", "message"}
     Json,
+    /// GitHub Actions workflow annotations: `::error file=F,line=L,col=C::message`
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TestErrorFormat {
+    /// Diffs and `FILE:LINE:COL: message` lines
+    Human,
+    /// GitHub Actions workflow annotations, one per problem or failed comparison
+    Github,
+}
+
+/// `--jobs N` with N ≥ 1: zero workers would run nothing.
+fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
 }
 
 /// The coded findings `check --allow` can silence.
@@ -235,6 +279,9 @@ enum Format {
     A2a,
     /// Every stream event as A2A JSON Lines, in tick order.
     A2aStream,
+    /// `a2a-stream` with `--jsonrpc` (not a value of `--format`).
+    #[value(skip)]
+    A2aStreamJsonRpc,
     /// Every task as an ACP Run, in one JSON array.
     Acp,
     /// One Mermaid sequenceDiagram per scenario.
@@ -284,15 +331,30 @@ pub fn main() -> i32 {
     };
     match args.command {
         Command::Run {
+            jsonrpc: true,
+            format,
+            ..
+        } if format != Format::A2aStream => {
+            eprintln!("a2a-sim: `--jsonrpc` wraps stream events: it needs `--format a2a-stream`");
+            EXIT_LOAD
+        }
+        Command::Run {
             files,
             format,
             a2a_version,
             jobs,
+            set,
+            jsonrpc,
         } => run(
             &files,
-            format,
+            if jsonrpc {
+                Format::A2aStreamJsonRpc
+            } else {
+                format
+            },
             a2a_version.a2a(),
             jobs.unwrap_or_else(corpus::default_jobs),
+            &set,
         ),
         Command::Check {
             paths,
@@ -300,25 +362,36 @@ pub fn main() -> i32 {
             deny,
             allow,
             jobs,
+            set,
         } => check(
             &paths,
             error_format,
             deny.contains(&Deny::Warnings),
             &allow.iter().map(|a| a.code()).collect::<Vec<_>>(),
             jobs.unwrap_or_else(corpus::default_jobs),
+            &set,
         ),
+        Command::Test { set, .. } if !set.is_empty() => {
+            eprintln!(
+                "a2a-sim: `test --set` is refused: goldens pin scenario files as written, not overrides; use `run --set` or write the value in a file"
+            );
+            EXIT_LOAD
+        }
         Command::Test {
             paths,
             bless,
             partition,
             junit,
+            error_format,
             jobs,
+            set: _,
         } => test_command::run(
             &paths,
             bless,
             partition,
             junit.as_deref(),
             jobs.unwrap_or_else(corpus::default_jobs),
+            error_format == TestErrorFormat::Github,
         ),
         Command::Explore {
             files,
@@ -339,6 +412,18 @@ pub fn main() -> i32 {
             };
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             crate::testing::explore::command(&files, &opts, &mut out)
+        }
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Args::command(), "a2a-sim", &mut out);
+            finish(std::io::stdout().lock().write_all(&out), 0)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            let r = clap_mangen::Man::new(Args::command())
+                .render(&mut out)
+                .and_then(|()| std::io::stdout().lock().write_all(&out));
+            finish(r, 0)
         }
         Command::Schema => finish(
             report_json::write_pretty(
@@ -378,8 +463,9 @@ pub fn main() -> i32 {
             from,
             to,
             a2a_version,
+            agent,
             file,
-        } => convert(from, to, a2a_version.a2a(), file),
+        } => convert(from, to, a2a_version.a2a(), agent.as_deref(), file),
         Command::Token(cmd) => crate::token::command::run(cmd),
     }
 }
@@ -405,12 +491,13 @@ enum Rendered {
 
 fn render(
     file: &std::path::Path,
+    overrides: &[Override],
     format: Format,
     version: A2aVersion,
     layout: Layout,
     out: &mut dyn Write,
 ) -> Result<std::io::Result<()>, Rendered> {
-    let scenario = loader::load_path(file).map_err(Rendered::LoadError)?;
+    let scenario = load_for_run(file, overrides).map_err(Rendered::LoadError)?;
     let world = world::run(&scenario);
     Ok(match format {
         Format::Json => report_json::write(&world, out),
@@ -419,6 +506,7 @@ fn render(
         Format::A2aStream => export::write_stream(&world, version, out),
         Format::Mermaid => crate::report::mermaid::write(&world, out),
         Format::Html => crate::report::html::write(&world, out),
+        Format::A2aStreamJsonRpc => export::write_stream_with(&world, version, true, out),
         Format::Acp => {
             // Refused, naming the rule, before anything is written.
             export::check_acp(&world).map_err(|e| {
@@ -429,8 +517,14 @@ fn render(
     })
 }
 
-fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i32 {
-    let files = match corpus::expand(paths) {
+fn run(
+    paths: &[PathBuf],
+    format: Format,
+    version: A2aVersion,
+    jobs: usize,
+    overrides: &[Override],
+) -> i32 {
+    let files = match corpus::expand_scenarios(paths) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("a2a-sim: {e}");
@@ -473,7 +567,7 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
     if jobs <= 1 || files.len() <= 1 {
         // Straight to stdout as it is rendered.
         for file in &files {
-            let r = render(file, format, version, layout, &mut out);
+            let r = render(file, overrides, format, version, layout, &mut out);
             settle(r, &mut out);
         }
     } else {
@@ -486,7 +580,7 @@ fn run(paths: &[PathBuf], format: Format, version: A2aVersion, jobs: usize) -> i
                 .ok()
                 .and_then(|mut p| p.pop())
                 .unwrap_or_default();
-            match render(file, format, version, layout, &mut buf) {
+            match render(file, overrides, format, version, layout, &mut buf) {
                 Ok(_) => Err(Rendered::Output(buf)),
                 Err(e) => Err(e),
             }
@@ -513,6 +607,7 @@ fn check(
     deny_warnings: bool,
     allowed: &[&str],
     jobs: usize,
+    overrides: &[Override],
 ) -> i32 {
     let files = match corpus::expand(paths) {
         Ok(f) => f,
@@ -527,7 +622,7 @@ fn check(
         corpus::for_each_ordered(
             &files,
             jobs,
-            |f| loader::load_path_with_warnings(f).map(|l| l.warnings),
+            |f| load(f, overrides).map(|l| l.warnings),
             |_, r| v.push(r),
         );
         v
@@ -552,7 +647,15 @@ fn check(
             if severity == "error" {
                 status = EXIT_LOAD;
             }
+            let level = match severity {
+                "error" => crate::annotation::Level::Error,
+                "note" => crate::annotation::Level::Notice,
+                _ => crate::annotation::Level::Warning,
+            };
             let line = match (format, &d.coded) {
+                (ErrorFormat::Github, _) => {
+                    crate::annotation::github(level, &d.file, d.line, d.column, &d.message)
+                }
                 (ErrorFormat::Human, Some(c)) => format!(
                     "{}:{}:{}: {severity}[{}]: {}",
                     d.file, d.line, d.column, c.code, d.message
@@ -645,7 +748,13 @@ fn read_input(file: Option<&std::path::Path>) -> anyhow::Result<(String, String)
     }
 }
 
-fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i32 {
+fn convert(
+    from: From,
+    to: To,
+    version: A2aVersion,
+    agent: Option<&str>,
+    file: Option<PathBuf>,
+) -> i32 {
     let (name, text) = match read_input(file.as_deref()) {
         Ok(input) => input,
         Err(e) => {
@@ -660,17 +769,35 @@ fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i3
             return EXIT_LOAD;
         }
     };
-    let internal = match from {
-        From::A2a => adapter::a2a_to_internal(&doc),
-        From::Acp => adapter::acp_to_internal(&doc),
+    let one = |doc: &serde_json::Value| {
+        let internal = match from {
+            From::A2a => adapter::a2a_to_internal(doc),
+            From::Acp => adapter::acp_to_internal(doc),
+        };
+        internal.and_then(|mut t| {
+            if t.agent.is_none() {
+                t.agent = agent.map(str::to_string);
+            }
+            match to {
+                To::Internal => Ok(adapter::internal_to_json(&t)),
+                To::A2a => Ok(adapter::internal_to_a2a(&t, version)),
+                To::Acp => adapter::internal_to_acp(
+                    &t,
+                    &adapter::source_times(doc, from == From::Acp, t.state),
+                ),
+            }
+        })
     };
-    let output = internal.and_then(|t| match to {
-        To::Internal => Ok(adapter::internal_to_json(&t)),
-        To::A2a => Ok(adapter::internal_to_a2a(&t, version)),
-        To::Acp => {
-            adapter::internal_to_acp(&t, &adapter::source_times(&doc, from == From::Acp, t.state))
-        }
-    });
+    // An array, as `run --format a2a` / `acp` prints: each element, the error naming its index.
+    let output = match &doc {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| one(d).map_err(|e| adapter::ConvertError(format!("[{i}]: {}", e.0))))
+            .collect::<Result<Vec<_>, _>>()
+            .map(serde_json::Value::Array),
+        _ => one(&doc),
+    };
     match output {
         Ok(doc) => finish(
             report_json::write_pretty(&doc, &mut std::io::stdout().lock()),
@@ -681,4 +808,69 @@ fn convert(from: From, to: To, version: A2aVersion, file: Option<PathBuf>) -> i3
             EXIT_LOAD
         }
     }
+}
+
+/// The standard input, read once: `-` names it as a scenario file.
+fn stdin_text() -> Result<&'static str, LoadError> {
+    static TEXT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    let r = TEXT.get_or_init(|| {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        loader::decode_utf8(STDIN, &bytes)
+            .map(str::to_string)
+            .map_err(|e| e.to_string())
+    });
+    match r {
+        Ok(t) => Ok(t.as_str()),
+        Err(e) => Err(LoadError::single(
+            STDIN,
+            1,
+            1,
+            e.trim_start_matches("<stdin>:1:1: "),
+        )),
+    }
+}
+
+/// How diagnostics name standard input.
+const STDIN: &str = "<stdin>";
+
+/// Loads a scenario file or, for `-`, standard input (named `stdin`, relative paths from the
+/// current directory).
+fn load(file: &std::path::Path, overrides: &[Override]) -> Result<loader::Loaded, LoadError> {
+    if file.as_os_str() == "-" {
+        let text = stdin_text()?;
+        loader::load_str_with(
+            STDIN,
+            text,
+            std::path::Path::new("."),
+            "stdin".into(),
+            overrides,
+        )
+    } else {
+        loader::load_path_with(file, overrides)
+    }
+}
+
+/// [`load`] for `run`: a library (no `steps`) has nothing to run.
+fn load_for_run(
+    file: &std::path::Path,
+    overrides: &[Override],
+) -> Result<crate::engine::scenario::Scenario, LoadError> {
+    let loaded = load(file, overrides)?;
+    if loaded.library {
+        let name = if file.as_os_str() == "-" {
+            STDIN.to_string()
+        } else {
+            file.display().to_string()
+        };
+        return Err(LoadError::single(
+            &name,
+            1,
+            1,
+            "this file is a library (it has no `steps`): `check` validates it, and scenarios use it through `imports`; there is nothing to run",
+        ));
+    }
+    Ok(loaded.scenario)
 }

@@ -10,7 +10,10 @@ use std::sync::mpsc;
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for p in paths {
-        if p.is_dir() {
+        if p.as_os_str() == "-" {
+            // Standard input, read by the command.
+            files.push(p.clone());
+        } else if p.is_dir() {
             let mut found = Vec::new();
             walk(p, &mut found)
                 .map_err(|e| format!("{}: cannot read the directory: {e}", p.display()))?;
@@ -24,6 +27,15 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     }
     let mut seen = std::collections::BTreeSet::new();
     files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
+    Ok(files)
+}
+
+/// [`expand`] for running: libraries (files without `steps`) met in a directory are skipped; a
+/// library named directly is kept, so `run` can say why it has nothing to run.
+pub fn expand_scenarios(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let direct: Vec<&PathBuf> = paths.iter().filter(|p| !p.is_dir()).collect();
+    let mut files = expand(paths)?;
+    files.retain(|f| direct.contains(&f) || !crate::scenario::imports::is_library_path(f));
     Ok(files)
 }
 

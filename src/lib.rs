@@ -5,6 +5,7 @@
 //! pure (no I/O, no clock, no async) and imports none of the others.
 
 pub mod analysis;
+pub mod annotation;
 pub mod bench_support;
 pub mod cli;
 pub mod corpus;

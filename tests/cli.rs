@@ -234,7 +234,7 @@ fn the_test_workflow_bless_break_fix() {
     assert_eq!(bless.status, 0, "{}", bless.stdout);
     assert!(bless.stdout.contains("(blessed: new golden)"));
     assert!(
-        bless.stdout.ends_with("2 passed, 0 failed\n"),
+        bless.stdout.ends_with("2 passed, 0 failed, 0 errors\n"),
         "{}",
         bless.stdout
     );
@@ -267,13 +267,13 @@ fn the_test_workflow_bless_break_fix() {
         broken.stdout.matches("to accept the actual output").count(),
         1
     );
-    assert!(broken.stdout.ends_with("1 passed, 1 failed\n"));
+    assert!(broken.stdout.ends_with("1 passed, 1 failed, 0 errors\n"));
 
     // CRLF goldens compare equal.
     std::fs::write(&golden, good.replace('\n', "\r\n")).unwrap();
     let fixed = a2a_sim_in(&dir, &["test", "."], None);
     assert_eq!(fixed.status, 0, "{}", fixed.stdout);
-    assert!(fixed.stdout.ends_with("2 passed, 0 failed\n"));
+    assert!(fixed.stdout.ends_with("2 passed, 0 failed, 0 errors\n"));
 }
 
 #[test]
@@ -287,7 +287,11 @@ fn a_load_error_in_test_exits_2_even_with_failures() {
     std::fs::write(dir.join("b.yaml"), "agents: [").unwrap();
     let r = a2a_sim_in(&dir, &["test", "."], None);
     assert_eq!(r.status, 2, "{}", r.stdout);
-    assert!(r.stdout.ends_with("0 passed, 2 failed\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.ends_with("0 passed, 1 failed, 1 error\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

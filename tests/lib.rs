@@ -7,6 +7,7 @@ mod behaviour;
 mod cli;
 mod common;
 mod engine;
+mod everyday;
 mod faults;
 mod goldens;
 mod invariants;

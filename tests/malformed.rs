@@ -52,7 +52,6 @@ const ROWS: &[Row] = &[
     row("only-comments.yaml", 1, None, "empty"),
     row("top-level-list.yaml", 2, Some(1), "invalid type: sequence"),
     row("top-level-scalar.yaml", 2, Some(1), "invalid type: string"),
-    row("missing-steps.yaml", 2, Some(1), "missing field `steps`"),
     row("invalid-utf8.yaml", 14, Some(16), "not valid UTF-8"),
     row("utf16.yaml", 1, Some(1), "UTF-8"),
 
@@ -62,7 +61,7 @@ const ROWS: &[Row] = &[
     row("type-list-for-policy.yaml", 3, Some(3), "invalid type: sequence"),
     row("type-agents-mapping.yaml", 3, Some(3), "expected a sequence"),
     row("type-mapping-for-caller.yaml", 17, Some(20), "expected a string"),
-    row("alias-wrong-type.yaml", 6, Some(19), "callers[0].tenant: invalid type"),
+    row("alias-wrong-type.yaml", 6, Some(19), "caller orchestrator, tenant: invalid type"),
     row("null-text.yaml", 17, Some(54), "`text` must not be empty"),
 
     // Unknown keys and kinds, with a hint.

@@ -167,6 +167,15 @@ impl<'s> World<'s> {
         let Some(callee) = self.resolve_target(&ctx, &send.to) else {
             return StepResult::Nothing;
         };
+        // What the card itself refuses comes before admission (faults.md's one order of checks).
+        if send.stream && !self.scenario.agents[callee].card.streaming {
+            let detail = format!(
+                "agent `{}` does not support streaming (its card says `streaming: false`); use `send`",
+                self.scenario.agents[callee].name()
+            );
+            self.error(ErrorCode::StreamingNotSupported, detail, None);
+            return StepResult::Nothing;
+        }
         if self.is_unavailable(callee) {
             self.unavailable(ctx.agent_id, callee);
             return StepResult::Nothing;

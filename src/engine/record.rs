@@ -25,10 +25,13 @@ pub enum ErrorCode {
     AgentUnavailable,
     /// A token that failed verification, or none where one is required: refused before admission.
     Unauthenticated,
+    /// A `stream` step to an agent whose card says `streaming: false` (A2A's
+    /// `UnsupportedOperation`).
+    StreamingNotSupported,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 12] = [
+    pub const ALL: [ErrorCode; 13] = [
         ErrorCode::TaskNotFound,
         ErrorCode::TaskTerminal,
         ErrorCode::TaskNotCancelable,
@@ -41,6 +44,7 @@ impl ErrorCode {
         ErrorCode::TaskNotAwaiting,
         ErrorCode::AgentUnavailable,
         ErrorCode::Unauthenticated,
+        ErrorCode::StreamingNotSupported,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -57,6 +61,7 @@ impl ErrorCode {
             ErrorCode::TaskNotAwaiting => "task_not_awaiting",
             ErrorCode::AgentUnavailable => "agent_unavailable",
             ErrorCode::Unauthenticated => "unauthenticated",
+            ErrorCode::StreamingNotSupported => "streaming_not_supported",
         }
     }
 }

@@ -41,6 +41,8 @@ pub struct Scenario {
     pub golden: bool,
     /// The file's `faults` and `policy.push_delivery`.
     pub faults: crate::engine::faults::Faults,
+    /// `--set KEY=VALUE` overrides applied, as given (the report shows them).
+    pub overrides: Vec<String>,
     /// The agents' discovery facts, flat, for fast ranking.
     pub directory: crate::engine::discovery::Directory,
     pub symbols: Symbols,

@@ -178,6 +178,19 @@ pub fn write_tasks(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Re
 /// `run --format a2a-stream`: every stream event of the run, one JSON object a line, in the order
 /// they happened (tick order). Each call's stream opens and ends with its Task.
 pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
+    write_stream_with(w, v, false, out)
+}
+
+/// [`write_stream`]; with `jsonrpc`, each event in the JSON-RPC 2.0 response envelope a server
+/// sends (`{"jsonrpc": "2.0", "id": "req-N", "result": EVENT}`: 0.3's
+/// `SendStreamingMessageResponse`, 1.0's `StreamResponse` as the result), `req-N` numbering the
+/// calls (sends, streams, replies, nested delegations) in the order they were made.
+pub fn write_stream_with(
+    w: &World,
+    v: A2aVersion,
+    jsonrpc: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     check_clock(w)?;
     // In 0.3 the call's last status update is marked `final`.
     let mut last_status: Vec<Option<usize>> = vec![None; w.calls.len()];
@@ -187,7 +200,10 @@ pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::R
         }
     }
     for (i, e) in w.events.iter().enumerate() {
-        let line = stream_event(w, v, e.task(), e.kind(), last_status[e.call()] == Some(i));
+        let mut line = stream_event(w, v, e.task(), e.kind(), last_status[e.call()] == Some(i));
+        if jsonrpc {
+            line = json!({"jsonrpc": "2.0", "id": format!("req-{}", e.call() + 1), "result": line});
+        }
         serde_json::to_writer(&mut *out, &line).map_err(crate::report::json::io_error)?;
         out.write_all(b"\n")?;
     }
@@ -265,11 +281,19 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
         }
     }
     let (output_text, structured) = outputs.finish();
+    let state = adapter::a2a_to_internal_state(t.state);
+    let status_message = t
+        .history
+        .last()
+        .and_then(|h| h.message)
+        .map(|m| t.messages[m].text.to_string())
+        .filter(|m| !m.is_empty() && adapter::keeps_status_message(state));
     InternalTask {
         task_id: task_id(ix),
         context_id: t.context.to_string(),
         agent: Some(w.scenario.agents[t.agent].name().to_string()),
-        state: adapter::a2a_to_internal_state(t.state),
+        state,
+        status_message,
         output_text,
         structured,
         delegation_chain: w

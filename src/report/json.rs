@@ -68,6 +68,10 @@ impl Serialize for Report<'_, '_> {
         let w = self.0;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("format_version", &FORMAT_VERSION)?;
+        // Only in a run with `--set`, so reports of files as written do not change.
+        if !w.scenario.overrides.is_empty() {
+            m.serialize_entry("overrides", &w.scenario.overrides)?;
+        }
         m.serialize_entry("scenario", &w.scenario.name)?;
         m.serialize_entry(
             "steps",

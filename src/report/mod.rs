@@ -11,3 +11,14 @@ pub mod json;
 pub mod mermaid;
 pub mod pretty;
 pub mod table;
+
+/// `1 task`, `2 tasks`, `0 errors`: a count with its noun, plural unless it is one.
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else if noun.ends_with('h') {
+        format!("{n} {noun}es")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

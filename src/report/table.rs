@@ -26,14 +26,17 @@ pub fn render(world: &World, layout: Layout) -> String {
     let s = world.scenario;
     let names = &s.symbols;
     let _ = writeln!(out, "== scenario: {} ==", s.name);
+    if !s.overrides.is_empty() {
+        let _ = writeln!(out, "overrides: {}", s.overrides.join(" "));
+    }
     let _ = writeln!(
         out,
-        "{} steps, {} tasks, {} denials, {} pushes, {} errors",
-        world.steps.len(),
-        world.tasks.len(),
-        world.denials.len(),
-        world.pushes.len(),
-        world.errors.len()
+        "{}, {}, {}, {}, {}",
+        super::plural(world.steps.len(), "step"),
+        super::plural(world.tasks.len(), "task"),
+        super::plural(world.denials.len(), "denial"),
+        super::plural(world.pushes.len(), "push"),
+        super::plural(world.errors.len(), "error")
     );
 
     let _ = writeln!(out, "\nsteps");

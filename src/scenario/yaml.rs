@@ -156,6 +156,29 @@ fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
     if message.contains(" as u128, expected") || message.contains(" as i128, expected") {
         message = format!("{message}: the number is out of range");
     }
+    if message.contains("found a tab character") {
+        message = "a tab character in indentation: YAML indents with spaces only; replace the tab with spaces".to_string();
+    }
+    // Our own type checks say "PATH: `KEY` must be …": point at that key's value, not at the
+    // mapping that holds it.
+    if let Some((at, rest)) = message.split_once(": `")
+        && let Some((key, tail)) = rest.split_once('`')
+        && tail.starts_with(" must be")
+        && let Some(pos) = locate(text, &[parse_path(at), vec![Seg::from(key)]].concat())
+    {
+        (line, column) = pos;
+    }
+    message = name_path(text, &message);
+    if message.starts_with("control characters are not allowed") {
+        // serde_yaml gives a character offset, not a position: find the character ourselves.
+        if let Some((l, c, ch)) = first_control_character(text) {
+            (line, column) = (l, c);
+            message = format!(
+                "a control character (U+{:04X}) is not allowed in a YAML file; remove it",
+                ch as u32
+            );
+        }
+    }
     if message.contains("recursion limit exceeded") {
         message = "values are nested too deeply (more than 128 levels)".to_string();
     }
@@ -186,6 +209,96 @@ fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
     }
 }
 
+/// The first character YAML does not allow (C0 controls but tab, LF, CR; DEL; C1 controls but
+/// NEL), with its 1-based line and column.
+fn first_control_character(text: &str) -> Option<(usize, usize, char)> {
+    for (i, l) in text.split('\n').enumerate() {
+        for (j, ch) in l.chars().enumerate() {
+            let bad = (ch < ' ' && !matches!(ch, '\t' | '\r'))
+                || ch == '\u{7f}'
+                || (('\u{80}'..='\u{9f}').contains(&ch) && ch != '\u{85}');
+            if bad {
+                return Some((i + 1, j + 1, ch));
+            }
+        }
+    }
+    None
+}
+
+/// serde's path prefix (`steps[2].send: …`, `agents[1].handler[0].artifact: …`) in the words of
+/// the report: `step 3 (send): …`, `agent sanctions-screener, handler step 1 (artifact): …`.
+fn name_path(text: &str, message: &str) -> String {
+    let Some((at, rest)) = message.split_once(": ") else {
+        return message.to_string();
+    };
+    if at.contains(' ')
+        || !(at.starts_with("steps[") || at.starts_with("agents[") || at.starts_with("callers["))
+    {
+        return message.to_string();
+    }
+    let segs = parse_path(at);
+    let doc: Option<serde_yaml::Value> = serde_yaml::from_str(text).ok();
+    let name = |list: &str, i: usize, field: &str| -> Option<String> {
+        let item = doc.as_ref()?.get(list)?.get(i)?;
+        item.get(field)
+            .or_else(|| item.get("card"))
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < segs.len() {
+        match (&segs[i], segs.get(i + 1)) {
+            (Seg::Key(k), Some(Seg::Index(n))) if i == 0 && k == "steps" => {
+                let op = match segs.get(i + 2) {
+                    Some(Seg::Key(op)) => {
+                        i += 1;
+                        format!(" ({op})")
+                    }
+                    _ => String::new(),
+                };
+                words.push(format!("step {}{op}", n + 1));
+                i += 2;
+            }
+            (Seg::Key(k), Some(Seg::Index(n))) if i == 0 && (k == "agents" || k == "callers") => {
+                let (what, field) = if k == "agents" {
+                    ("agent", "name")
+                } else {
+                    ("caller", "id")
+                };
+                words.push(match name(k, *n, field) {
+                    Some(nm) => format!("{what} {nm}"),
+                    None => format!("{what} {}", n + 1),
+                });
+                i += 2;
+            }
+            (Seg::Key(k), Some(Seg::Index(n))) if k == "handler" => {
+                let op = match segs.get(i + 2) {
+                    Some(Seg::Key(op)) => {
+                        i += 1;
+                        format!(" ({op})")
+                    }
+                    _ => String::new(),
+                };
+                words.push(format!("handler step {}{op}", n + 1));
+                i += 2;
+            }
+            (Seg::Key(k), _) => {
+                words.push(k.clone());
+                i += 1;
+            }
+            (Seg::Index(n), _) => {
+                if let Some(last) = words.last_mut() {
+                    last.push_str(&format!("[{n}]"));
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    format!("{}: {rest}", words.join(", "))
+}
+
 /// "line 8 column 15" at the start of `s`.
 fn parse_line_column(s: &str) -> Option<(usize, usize)> {
     let rest = s.strip_prefix("line ")?;
@@ -195,7 +308,7 @@ fn parse_line_column(s: &str) -> Option<(usize, usize)> {
 }
 
 /// Whether the text holds anything but blank lines and comments.
-fn has_content(text: &str) -> bool {
+pub fn has_content(text: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim();
         !l.is_empty() && !l.starts_with('#') && l != "---" && l != "..."
@@ -225,6 +338,11 @@ fn second_document(text: &str) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// A serde message without Rust type names, with a "did you mean" where one applies.
+pub fn plain_message(message: &str) -> String {
+    add_serde_hint(plain_types(message.to_string()))
 }
 
 /// serde names our Rust types (`struct ScenarioFile`); users wrote YAML mappings.

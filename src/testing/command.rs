@@ -17,6 +17,7 @@ pub fn run(
     partition: Option<Partition>,
     junit_path: Option<&std::path::Path>,
     jobs: usize,
+    github: bool,
 ) -> i32 {
     let files = match corpus::expand(paths) {
         Ok(f) => f,
@@ -25,6 +26,17 @@ pub fn run(
             return EXIT_LOAD;
         }
     };
+    // Libraries (files without `steps`) are checked by `check`, not tested.
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|f| !crate::scenario::imports::is_library_path(f))
+        .collect();
+    if files.is_empty() {
+        // As nextest does: a run that tests nothing is a mistake, not a success.
+        let searched: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        eprintln!("a2a-sim: no scenarios found under {}", searched.join(", "));
+        return EXIT_LOAD;
+    }
     let cwd = std::env::current_dir().unwrap_or_default();
     type Numbered<'a> = Vec<(usize, &'a PathBuf)>;
     let (selected, skipped): (Numbered, Numbered) = files
@@ -34,7 +46,7 @@ pub fn run(
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let (mut passed, mut failed, mut load_failed) = (0, 0, false);
+    let (mut passed, mut failed, mut errors) = (0, 0, 0);
     // JUnit cases with their place in the sorted list, so they come out in input order.
     let mut cases: Vec<(usize, junit::Case)> = Vec::new();
     let mut to_bless = Vec::new();
@@ -48,6 +60,10 @@ pub fn run(
             let name = o.path.display().to_string();
             let verdict = if o.passed() { "ok" } else { "FAILED" };
             let mut details = String::new();
+            let mut annotations = Vec::new();
+            if github {
+                annotations = annotate(&o);
+            }
             if let Some(e) = &o.load_error {
                 details.push_str(&format!("{e}\n"));
             }
@@ -72,7 +88,11 @@ pub fn run(
                 None => "",
             };
             let _ = writeln!(out, "{verdict:<6} {name}{blessed}");
-            if !details.is_empty() {
+            if github {
+                for a in &annotations {
+                    let _ = writeln!(out, "{a}");
+                }
+            } else if !details.is_empty() {
                 let _ = out.write_all(colourise(&details, colour).as_bytes());
             }
             if o.passed() {
@@ -82,20 +102,22 @@ pub fn run(
                     junit::Case {
                         name,
                         result: junit::CaseResult::Passed,
+                        message: None,
+                    },
+                ));
+            } else if o.load_error.is_some() {
+                errors += 1;
+                cases.push((
+                    at,
+                    junit::Case {
+                        name,
+                        result: junit::CaseResult::Error(details),
+                        message: None,
                     },
                 ));
             } else {
                 failed += 1;
-                if o.load_error.is_some() {
-                    load_failed = true;
-                    cases.push((
-                        at,
-                        junit::Case {
-                            name,
-                            result: junit::CaseResult::Error(details),
-                        },
-                    ));
-                } else {
+                {
                     if o.missing_golden || o.diff.is_some() {
                         to_bless.push(o.path.display().to_string());
                     }
@@ -104,6 +126,7 @@ pub fn run(
                         junit::Case {
                             name,
                             result: junit::CaseResult::Failed(details),
+                            message: o.first_difference.as_ref().map(|d| d.summary()),
                         },
                     ));
                 }
@@ -116,6 +139,7 @@ pub fn run(
             junit::Case {
                 name: p.display().to_string(),
                 result: junit::CaseResult::Skipped,
+                message: None,
             },
         ));
     }
@@ -133,7 +157,11 @@ pub fn run(
     } else {
         String::new()
     };
-    let _ = writeln!(out, "{passed} passed, {failed} failed{skipped_note}");
+    let _ = writeln!(
+        out,
+        "{passed} passed, {failed} failed, {}{skipped_note}",
+        crate::report::plural(errors, "error")
+    );
     let _ = out.flush();
     if let Some(path) = junit_path
         && let Err(e) = std::fs::write(path, junit::render(&cases))
@@ -144,13 +172,54 @@ pub fn run(
         );
         return EXIT_LOAD;
     }
-    if load_failed {
+    if errors > 0 {
         EXIT_LOAD
     } else if failed > 0 {
         EXIT_FAILED
     } else {
         0
     }
+}
+
+/// GitHub annotations for a scenario that did not pass: each load error and failed expectation
+/// where it is, a failed golden comparison on the golden file at its first differing line.
+fn annotate(o: &golden::Outcome) -> Vec<String> {
+    use crate::annotation::{Level, github};
+    let file = o.path.display().to_string();
+    let mut out = Vec::new();
+    if let Some(e) = &o.load_error {
+        for d in &e.diagnostics {
+            out.push(github(Level::Error, &d.file, d.line, d.column, &d.message));
+        }
+    }
+    if o.missing_golden {
+        let msg = format!(
+            "no golden file {}; accept the output with `a2a-sim test --bless {file}`",
+            golden::golden_path(&o.path).display()
+        );
+        out.push(github(Level::Error, &file, 1, 1, &msg));
+    }
+    if let Some(d) = &o.first_difference {
+        let golden = golden::golden_path(&o.path).display().to_string();
+        let msg = format!(
+            "the report differs from the golden: {}; accept it with `a2a-sim test --bless {file}`",
+            d.summary()
+        );
+        out.push(github(Level::Error, &golden, d.line, 1, &msg));
+    }
+    for u in &o.unmet {
+        // `FILE:LINE:COL: message`, as the human output has it.
+        let rest = u.strip_prefix(&format!("{file}:")).unwrap_or(u);
+        let mut parts = rest.splitn(3, ':');
+        let line = parts.next().and_then(|l| l.parse().ok()).unwrap_or(1);
+        let col = parts.next().and_then(|c| c.parse().ok()).unwrap_or(1);
+        let msg = parts.next().unwrap_or(rest).trim_start();
+        out.push(github(Level::Error, &file, line, col, msg));
+    }
+    if let Some(e) = &o.write_error {
+        out.push(github(Level::Error, &file, 1, 1, e));
+    }
+    out
 }
 
 /// Colours a unified diff's added and removed lines, on a terminal only.

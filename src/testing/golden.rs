@@ -34,6 +34,8 @@ pub struct Outcome {
     pub missing_golden: bool,
     /// Unified diff, expected (golden) vs actual, when they differ.
     pub diff: Option<String>,
+    /// Where the golden and the actual output first differ, when they do.
+    pub first_difference: Option<FirstDifference>,
     /// Failed expectations, each `FILE:LINE:COL: message`.
     pub unmet: Vec<String>,
     pub blessed: Option<Blessed>,
@@ -58,6 +60,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         load_error: None,
         missing_golden: false,
         diff: None,
+        first_difference: None,
         unmet: Vec::new(),
         blessed: None,
         write_error: None,
@@ -134,7 +137,59 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
                 )
                 .to_string();
             o.diff = Some(diff);
+            o.first_difference = Some(first_difference(&expected, &actual));
         }
     }
     o
+}
+
+/// The first line where a golden and the actual output differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FirstDifference {
+    /// 1-based line in the golden (one past its end when the actual output is longer).
+    pub line: usize,
+    /// The golden's line, or None past its end.
+    pub golden: Option<String>,
+    /// The actual line, or None past its end.
+    pub actual: Option<String>,
+}
+
+impl FirstDifference {
+    /// One line for a JUnit `message` or an annotation.
+    pub fn summary(&self) -> String {
+        let show = |l: &Option<String>| match l {
+            Some(l) => format!("`{}`", l.trim()),
+            None => "(end of file)".to_string(),
+        };
+        format!(
+            "golden line {}: expected {}, actual {}",
+            self.line,
+            show(&self.golden),
+            show(&self.actual)
+        )
+    }
+}
+
+pub fn first_difference(golden: &str, actual: &str) -> FirstDifference {
+    let (mut g, mut a) = (golden.lines(), actual.lines());
+    let mut line = 1;
+    loop {
+        match (g.next(), a.next()) {
+            (Some(x), Some(y)) if x == y => line += 1,
+            (None, None) => {
+                return FirstDifference {
+                    line,
+                    golden: None,
+                    actual: None,
+                };
+            }
+            (x, y) => {
+                return FirstDifference {
+                    line,
+                    golden: x.map(str::to_string),
+                    actual: y.map(str::to_string),
+                };
+            }
+        }
+    }
 }

@@ -13,6 +13,8 @@ pub enum CaseResult {
 pub struct Case {
     pub name: String,
     pub result: CaseResult,
+    /// The `message` attribute of a failure or error; by default the body's first line.
+    pub message: Option<String>,
 }
 
 pub fn render(cases: &[Case]) -> String {
@@ -49,7 +51,10 @@ pub fn render(cases: &[Case]) -> String {
                 } else {
                     "error"
                 };
-                let first = text.lines().next().unwrap_or_default();
+                let first = c
+                    .message
+                    .as_deref()
+                    .unwrap_or_else(|| text.lines().next().unwrap_or_default());
                 let _ = writeln!(
                     x,
                     "    <testcase classname=\"a2a-sim\" name=\"{name}\">\n      <{tag} message=\"{}\">{}</{tag}>\n    </testcase>",

@@ -133,7 +133,8 @@ fn policy_and_caller_shapes_are_checked_at_load() {
                 &format!("keys: keys/jwks.json\n{TOKEN_POLICY}"),
                 "  - {name: c, token: keys/missing.jwt}",
             ),
-            "cannot read the token file `keys/missing.jwt`",
+            // The value under `token` is redacted in every error, whether it is a path or a JWT.
+            "cannot read the token file `[redacted]`",
         ),
         (
             scenario(

@@ -91,14 +91,29 @@ pub fn a2a_to_internal(doc: &Value) -> Result<InternalTask, ConvertError> {
             ));
         }
     };
+    let state = a2a_to_internal_state(state);
+    // The status message's text parts, for the states whose message the record keeps.
+    let status_message = status
+        .get("message")
+        .and_then(|m| m.get("parts"))
+        .and_then(Value::as_array)
+        .map(|parts| {
+            parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        })
+        .filter(|t| !t.is_empty() && super::internal::keeps_status_message(state));
     Ok(InternalTask {
         task_id,
         context_id,
         agent,
-        state: a2a_to_internal_state(state),
+        state,
         output_text,
         structured,
         delegation_chain,
+        status_message,
     })
 }
 
@@ -142,10 +157,22 @@ pub fn internal_to_a2a(t: &InternalTask, version: A2aVersion) -> Value {
     if !t.context_id.is_empty() || version == A2aVersion::V0_3 {
         task.insert("contextId".into(), json!(t.context_id));
     }
-    task.insert(
-        "status".into(),
-        json!({"state": version.state(internal_to_a2a_state(t.state))}),
-    );
+    let mut status = json!({"state": version.state(internal_to_a2a_state(t.state))});
+    if let Some(text) = &t.status_message {
+        // The record keeps only the text: the message gets a fixed id.
+        let mut m = Map::new();
+        if version == A2aVersion::V0_3 {
+            m.insert("kind".into(), json!("message"));
+        }
+        m.insert("messageId".into(), json!("status-message"));
+        m.insert("role".into(), json!(version.role(false)));
+        m.insert(
+            "parts".into(),
+            Value::Array(parts(version, Some(text), None)),
+        );
+        status["message"] = Value::Object(m);
+    }
+    task.insert("status".into(), status);
     let parts = parts(version, t.output_text.as_deref(), t.structured.as_ref());
     if !parts.is_empty() {
         task.insert(

@@ -104,9 +104,26 @@ pub fn internal_to_acp(t: &InternalTask, times: &RunTimes) -> Result<Value, Conv
         "status".into(),
         json!(internal_to_acp_status(t.state).as_str()),
     );
-    run.insert("await_request".into(), Value::Null);
+    // ACP's slots for why a run failed and what an awaiting run asks.
+    let status = internal_to_acp_status(t.state);
+    let said = t.status_message.as_deref().filter(|m| !m.is_empty());
+    let await_request = match (status, said) {
+        (AcpStatus::Awaiting, Some(q)) => json!({
+            "type": "message",
+            "message": {
+                "role": format!("agent/{agent}"),
+                "parts": [{"content_type": "text/plain", "content": q, "content_encoding": "plain"}],
+            },
+        }),
+        _ => Value::Null,
+    };
+    let error = match (status, said) {
+        (AcpStatus::Failed, Some(m)) => json!({"code": "server_error", "message": m}),
+        _ => Value::Null,
+    };
+    run.insert("await_request".into(), await_request);
     run.insert("output".into(), json!([message]));
-    run.insert("error".into(), Value::Null);
+    run.insert("error".into(), error);
     if let Some(c) = &times.created_at {
         run.insert("created_at".into(), json!(c));
     }
@@ -211,13 +228,36 @@ pub fn acp_to_internal(doc: &Value) -> Result<InternalTask, ConvertError> {
         }
         None => (run_id, session_id, Vec::new()),
     };
+    let state = acp_to_internal_state(status);
+    let status_message = match status {
+        AcpStatus::Failed => obj
+            .get("error")
+            .and_then(|e| e.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        AcpStatus::Awaiting => obj
+            .get("await_request")
+            .and_then(|a| a.get("message"))
+            .and_then(|m| m.get("parts"))
+            .and_then(Value::as_array)
+            .map(|parts| {
+                parts
+                    .iter()
+                    .filter_map(|p| p.get("content").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n\n")
+            }),
+        _ => None,
+    }
+    .filter(|m| !m.is_empty());
     Ok(InternalTask {
         task_id,
         context_id,
         agent: Some(agent),
-        state: acp_to_internal_state(status),
+        state,
         output_text,
         structured,
         delegation_chain,
+        status_message,
     })
 }

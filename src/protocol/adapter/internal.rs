@@ -18,6 +18,20 @@ pub struct InternalTask {
     /// Absent, or a non-empty object.
     pub structured: Option<DataMap>,
     pub delegation_chain: Vec<String>,
+    /// The status message of a failed, rejected or awaiting task: what ACP's `error` and
+    /// `await_request` carry. Absent, or a non-empty string.
+    pub status_message: Option<String>,
+}
+
+/// Whether a state keeps its status message in the record (ACP has a slot for it).
+pub fn keeps_status_message(state: InternalState) -> bool {
+    matches!(
+        state,
+        InternalState::Failed
+            | InternalState::Rejected
+            | InternalState::Awaiting
+            | InternalState::AwaitingAuth
+    )
 }
 /// Collects an artifact's parts into the internal record's two outputs: text parts joined by a
 /// blank line, data parts shallow-merged in order.
@@ -54,6 +68,9 @@ pub fn internal_to_json(t: &InternalTask) -> Value {
         m.insert("agent".into(), json!(a));
     }
     m.insert("state".into(), json!(t.state.as_str()));
+    if let Some(sm) = &t.status_message {
+        m.insert("status_message".into(), json!(sm));
+    }
     if let Some(text) = &t.output_text {
         m.insert("output_text".into(), json!(text));
     }

@@ -16,7 +16,7 @@ pub use acp::{
     ACP_NAMESPACE, IDENTITY_PART, RunTimes, acp_agent_name, acp_to_internal, internal_to_acp,
     is_acp_agent_name, source_times, uuid_for,
 };
-pub use internal::{InternalTask, Outputs, internal_to_json};
+pub use internal::{InternalTask, Outputs, internal_to_json, keeps_status_message};
 pub use states::{
     A2A_TO_INTERNAL, ACP_TO_INTERNAL, AcpStatus, INTERNAL_TO_A2A, INTERNAL_TO_ACP, InternalState,
     Lossy, a2a_to_internal_state, acp_to_internal_state, internal_to_a2a_state,

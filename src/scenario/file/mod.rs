@@ -23,19 +23,25 @@ pub use handler::*;
 pub use step::*;
 pub use strict::{strict_data, strict_map, strict_value};
 
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     pub name: Option<String>,
+    /// Files whose agents, callers, policy, classification levels and clock come first (paths
+    /// relative to this file).
+    pub imports: Option<Vec<String>>,
     #[serde(default)]
     pub policy: PolicyFile,
     pub classification_levels: Option<Vec<String>>,
     pub clock: Option<ClockFile>,
     /// A JWKS (RFC 7517), relative to the scenario: the keys callers' tokens are verified with.
     pub keys: Option<String>,
-    pub agents: Vec<AgentFile>,
-    pub callers: Vec<CallerFile>,
-    pub steps: Vec<StepFile>,
+    /// Required in a scenario unless an import gives them.
+    pub agents: Option<Vec<AgentFile>>,
+    /// Required in a scenario unless an import gives them.
+    pub callers: Option<Vec<CallerFile>>,
+    /// The driver. A file without `steps` is a library: `check` validates it, scenarios import it.
+    pub steps: Option<Vec<StepFile>>,
     /// Assertions `a2a-sim test` checks besides the golden file.
     pub expect: Option<Vec<ExpectFile>>,
     /// `false`: `test` checks the `expect` entries alone, with no golden file (default true).

@@ -9,8 +9,9 @@ use crate::engine::symbols::{Sym, Symbols};
 use crate::error::{Coded, Diagnostic, LoadError, Severity, with_hint};
 use crate::protocol::timestamp::parse_rfc3339;
 use crate::scenario::file::*;
+use crate::scenario::overrides::Override;
 use crate::scenario::yaml::{self, Seg};
-use crate::scenario::{authority_paths, confusables, paths};
+use crate::scenario::{authority_paths, confusables, imports, paths};
 
 /// Reads and loads one scenario file. `display` is how diagnostics name it.
 pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
@@ -19,9 +20,20 @@ pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
 
 /// [`load_path`], keeping the warnings of `check`'s handler analysis.
 pub fn load_path_with_warnings(path: &Path) -> Result<Loaded, LoadError> {
+    load_path_with(path, &[])
+}
+
+/// [`load_path_with_warnings`] with `--set` overrides.
+pub fn load_path_with(path: &Path, overrides: &[Override]) -> Result<Loaded, LoadError> {
     let text = read(path)?;
     let base = path.parent().unwrap_or(Path::new("."));
-    load_str_with_warnings(&path.display().to_string(), &text, base, default_name(path))
+    load_str_with(
+        &path.display().to_string(),
+        &text,
+        base,
+        default_name(path),
+        overrides,
+    )
 }
 
 /// A scenario file's text, or a located error for a file that cannot be read or is not UTF-8.
@@ -49,6 +61,8 @@ pub fn decode_utf8<'a>(display: &str, bytes: &'a [u8]) -> Result<&'a str, LoadEr
             "the file is UTF-16; save it as UTF-8",
         ));
     }
+    // A UTF-8 byte order mark is allowed and means nothing.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let good = &bytes[..e.valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -69,6 +83,8 @@ pub struct Loaded {
     /// Handler bugs found on some path (see [`paths`](crate::scenario::paths)), in file order.
     /// They never stop a run.
     pub warnings: Vec<Diagnostic>,
+    /// The file has no `steps`: a library, for other files' `imports`.
+    pub library: bool,
 }
 
 /// Loads scenario text. Card files named by agents are read relative to `base`.
@@ -89,8 +105,20 @@ pub fn load_str_with_warnings(
     base: &Path,
     default_name: String,
 ) -> Result<Loaded, LoadError> {
-    let file: ScenarioFile =
-        yaml::parse(text).map_err(|e| LoadError::single(display, e.line, e.column, e.message))?;
+    load_str_with(display, text, base, default_name, &[])
+}
+
+/// [`load_str_with_warnings`] with `--set` overrides.
+pub fn load_str_with(
+    display: &str,
+    text: &str,
+    base: &Path,
+    default_name: String,
+    overrides: &[Override],
+) -> Result<Loaded, LoadError> {
+    let mut merged = imports::merge(display, text, base, overrides)
+        .map_err(|diagnostics| LoadError { diagnostics })?;
+    let library = merged.file.steps.is_none();
     let mut loader = Loader {
         problems: Vec::new(),
         symbols: Symbols::default(),
@@ -98,14 +126,38 @@ pub fn load_str_with_warnings(
         results: Vec::new(),
         extra: Vec::new(),
     };
-    let scenario = loader.scenario(file, default_name);
-    if loader.problems.is_empty() && loader.extra.is_empty() {
-        let mut warnings = locate_all(display, text, paths::warnings(&scenario));
-        warnings.extend(coded(display, text, &scenario));
-        return Ok(Loaded { scenario, warnings });
+    let file = std::mem::take(&mut merged.file);
+    if !library {
+        for (key, missing) in [
+            ("agents", file.agents.is_none()),
+            ("callers", file.callers.is_none()),
+        ] {
+            if missing {
+                loader.problem(
+                    Vec::new(),
+                    format!(
+                        "missing field `{key}` (neither this file nor its imports declare `{key}`)"
+                    ),
+                );
+            }
+        }
     }
-    let mut diagnostics = locate_all(display, text, loader.problems);
+    let mut scenario = loader.scenario(file, default_name);
+    scenario.overrides = overrides.iter().map(Override::shown).collect();
+    let texts: Vec<&str> = merged.sources.iter().map(|s| s.text.as_str()).collect();
+    if loader.problems.is_empty() && loader.extra.is_empty() {
+        let mut warnings = locate_all(&merged, paths::warnings(&scenario));
+        warnings.extend(coded(display, text, &scenario));
+        crate::scenario::redact::diagnostics(&mut warnings, &texts);
+        return Ok(Loaded {
+            scenario,
+            warnings,
+            library,
+        });
+    }
+    let mut diagnostics = locate_all(&merged, loader.problems);
     diagnostics.append(&mut loader.extra);
+    crate::scenario::redact::diagnostics(&mut diagnostics, &texts);
     Err(LoadError { diagnostics })
 }
 
@@ -147,22 +199,21 @@ fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
     out
 }
 
-/// Positions for problems found by path, in file order.
-fn locate_all(display: &str, text: &str, problems: Vec<Problem>) -> Vec<Diagnostic> {
+/// Positions for problems found by path: in the file (or `--set`) that holds each, in order.
+fn locate_all(merged: &imports::Merged, problems: Vec<Problem>) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = problems
         .into_iter()
-        .map(|p| {
-            let (line, column) = yaml::locate(text, &p.path).unwrap_or((1, 1));
-            Diagnostic {
-                file: display.to_string(),
-                line,
-                column,
-                message: p.message,
-                coded: None,
-            }
-        })
+        .map(|p| merged.locate(&p.path, p.message))
         .collect();
-    diagnostics.sort_by_key(|d| (d.line, d.column));
+    // Overrides first, then the importing file, then imports, each in file order.
+    let rank = |d: &Diagnostic| {
+        merged
+            .sources
+            .iter()
+            .position(|s| s.display == d.file && d.line > 0)
+            .map_or(0, |i| i + 1)
+    };
+    diagnostics.sort_by_key(|d| (rank(d), d.line, d.column));
     diagnostics
 }
 
@@ -246,15 +297,16 @@ impl Loader<'_> {
             token: None,
             ..file.policy
         });
-        policy.authority_keys |= file.agents.iter().any(|a| a.authority.is_some());
+        policy.authority_keys |= file.agents.iter().flatten().any(|a| a.authority.is_some());
         let tokens = self.tokens(file.keys, token_policy);
         let clock = self.clock(file.clock);
         let names = Names::new(&levels);
 
         // Every agent's name first, so a handler may delegate to an agent declared after it.
         let mut names = names;
-        let mut cards = Vec::with_capacity(file.agents.len());
-        for (i, a) in file.agents.iter().enumerate() {
+        let file_agents = file.agents.unwrap_or_default();
+        let mut cards = Vec::with_capacity(file_agents.len());
+        for (i, a) in file_agents.iter().enumerate() {
             let card = self.card(i, a);
             if !card.name.is_empty() {
                 if names.agents.contains_key(&card.name) {
@@ -277,12 +329,13 @@ impl Loader<'_> {
             cards.push(card);
         }
         let mut agents = Vec::with_capacity(cards.len());
-        for ((i, a), card) in file.agents.into_iter().enumerate().zip(cards) {
+        for ((i, a), card) in file_agents.into_iter().enumerate().zip(cards) {
             agents.push(self.agent(i, a, card, &names));
         }
 
-        let mut callers = Vec::with_capacity(file.callers.len());
-        for (i, c) in file.callers.into_iter().enumerate() {
+        let file_callers = file.callers.unwrap_or_default();
+        let mut callers = Vec::with_capacity(file_callers.len());
+        for (i, c) in file_callers.into_iter().enumerate() {
             let (key, id) = match (&c.name, &c.id) {
                 (Some(n), _) if c.token.is_some() => ("name", n.clone()),
                 (_, Some(id)) => ("id", id.clone()),
@@ -305,8 +358,9 @@ impl Loader<'_> {
 
         let mut aliases = Vec::new();
         let mut alias_steps = Vec::new();
-        let mut steps = Vec::with_capacity(file.steps.len());
-        for (i, s) in file.steps.into_iter().enumerate() {
+        let file_steps = file.steps.unwrap_or_default();
+        let mut steps = Vec::with_capacity(file_steps.len());
+        for (i, s) in file_steps.into_iter().enumerate() {
             steps.push(self.step(i, s, &mut names, &mut aliases));
             alias_steps.resize(aliases.len(), i + 1);
         }
@@ -340,6 +394,7 @@ impl Loader<'_> {
             always,
             golden,
             faults,
+            overrides: Vec::new(),
             symbols: std::mem::take(&mut self.symbols),
             tokens,
         }

@@ -1,0 +1,217 @@
+//! No push token in an error message: a load error that quotes a value must not print one.
+//!
+//! A message is text the loader and serde wrote, so the quoted values in it (`"…"` from serde,
+//! `` `…` `` from us) are redacted when they hold a value that sat under a `token`, `push` or
+//! `set_push_config` key in the source (an alias repeats its anchor's value, so it is caught by
+//! value). URLs show no query or fragment, and long quoted values are cut.
+
+use crate::error::Diagnostic;
+
+const REDACTED: &str = "[redacted]";
+/// Quoted values longer than this (in characters) are cut.
+const LONG: usize = 80;
+
+/// Redacts the messages of `diagnostics`, found in files whose texts are `texts`.
+pub fn diagnostics(diagnostics: &mut [Diagnostic], texts: &[&str]) {
+    let secrets: Vec<String> = texts.iter().flat_map(|t| secrets(t)).collect();
+    for d in diagnostics {
+        d.message = message(&d.message, &secrets);
+    }
+}
+
+/// The values under `token`, `push` and `set_push_config` keys, by a line scan (it must work on
+/// text that does not parse).
+pub fn secrets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut block: Option<usize> = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if block.is_some_and(|b| indent <= b) && !line.trim().is_empty() {
+            block = None;
+        }
+        for (key, whole_string) in [
+            ("token:", false),
+            ("push:", true),
+            ("set_push_config:", true),
+        ] {
+            for (at, _) in line.match_indices(key) {
+                let before = line[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let rest = line[at + key.len()..].trim();
+                let rest = strip_anchor(rest);
+                if rest.is_empty() && whole_string {
+                    // A block mapping: its lines are under the key.
+                    block = Some(indent);
+                    continue;
+                }
+                if !whole_string {
+                    let value: String = strip_quotes(rest)
+                        .chars()
+                        .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | '#'))
+                        .collect();
+                    push(&mut out, value.trim());
+                } else if !rest.starts_with('{') {
+                    // Written as one string (`push: "URL TOKEN"`): every word of it.
+                    for w in strip_quotes(rest).split([' ', ',', '"', '\'', '}']) {
+                        if !w.ends_with(':') {
+                            push(&mut out, w);
+                        }
+                    }
+                } else if let Some(u) = rest.find("url:") {
+                    let url: String = strip_quotes(rest[u + 4..].trim())
+                        .chars()
+                        .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | ' '))
+                        .collect();
+                    push(&mut out, &url);
+                }
+            }
+        }
+        if block.is_some()
+            && indent > block.unwrap_or(0)
+            && let Some((_, v)) = line.split_once(": ")
+        {
+            push(
+                &mut out,
+                strip_quotes(strip_anchor(v.trim())).trim_end_matches(['"', '\'']),
+            );
+        }
+    }
+    out
+}
+
+fn push(out: &mut Vec<String>, word: &str) {
+    let word = word.trim().trim_matches(['"', '\'']);
+    if !word.is_empty() && !matches!(word, "null" | "~" | "\"\"" | "''") {
+        out.push(word.to_string());
+    }
+}
+
+fn strip_anchor(s: &str) -> &str {
+    match s.strip_prefix('&') {
+        Some(rest) => rest.split_once(' ').map_or("", |(_, v)| v.trim_start()),
+        None => s,
+    }
+}
+
+fn strip_quotes(s: &str) -> &str {
+    s.trim_start_matches(['"', '\''])
+}
+
+/// Whether a quoted value holds a secret: whole for short ones, as a part for the rest.
+fn holds_secret(value: &str, secrets: &[String]) -> bool {
+    secrets
+        .iter()
+        .any(|s| value == s || (s.chars().count() >= 3 && value.contains(s.as_str())))
+}
+
+/// `message` with its quoted values redacted, URLs stripped of query and fragment, long values cut.
+pub fn message(message: &str, secrets: &[String]) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        let q = rest[open..].chars().next().unwrap_or('"');
+        out.push_str(&urls(&rest[..open]));
+        let body = &rest[open + 1..];
+        // serde escapes a quote inside a string as \"
+        let mut end = None;
+        let mut escaped = false;
+        for (i, c) in body.char_indices() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' && q == '"' {
+                escaped = true;
+            } else if c == q {
+                end = Some(i);
+                break;
+            }
+        }
+        let Some(end) = end else {
+            out.push(q);
+            rest = body;
+            continue;
+        };
+        let value = &body[..end];
+        out.push(q);
+        if holds_secret(value, secrets) {
+            out.push_str(REDACTED);
+        } else {
+            let value = urls(value);
+            if value.chars().count() > LONG {
+                out.extend(value.chars().take(LONG - 20));
+                out.push('…');
+            } else {
+                out.push_str(&value);
+            }
+        }
+        out.push(q);
+        rest = &body[end + 1..];
+    }
+    out.push_str(&urls(rest));
+    out
+}
+
+/// URLs with their query and fragment redacted.
+fn urls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find("http://").or_else(|| rest.find("https://")) {
+        let at = [rest.find("http://"), rest.find("https://")]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(at);
+        out.push_str(&rest[..at]);
+        let len = rest[at..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '`' | '\'' | ',' | ')' | '}'))
+            .unwrap_or(rest.len() - at);
+        let url = &rest[at..at + len];
+        let (base, fragment) = url
+            .split_once('#')
+            .map_or((url, None), |(b, f)| (b, Some(f)));
+        let (base, query) = base
+            .split_once('?')
+            .map_or((base, None), |(b, q)| (b, Some(q)));
+        out.push_str(base);
+        if query.is_some() {
+            out.push('?');
+            out.push_str(REDACTED);
+        }
+        if fragment.is_some() {
+            out.push('#');
+            out.push_str(REDACTED);
+        }
+        rest = &rest[at + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_what_came_from_a_token() {
+        let text = "x:\n  push: {url: \"https://h/x\", token: &t SECRET}\n  limit: *t\n  push: \"https://h/y?q=1 TOK2\"\n  set_push_config:\n    token: TOK3\n";
+        let s = secrets(text);
+        for (m, want) in [
+            (
+                "invalid type: string \"SECRET\", expected i64",
+                "invalid type: string \"[redacted]\", expected i64",
+            ),
+            ("string \"https://h/y?q=1 TOK2\"", "string \"[redacted]\""),
+            ("unknown `TOK3`", "unknown `[redacted]`"),
+            (
+                "bad url https://a.example/p?k=v#frag here",
+                "bad url https://a.example/p?[redacted]#[redacted] here",
+            ),
+            ("fine `orchestrator`", "fine `orchestrator`"),
+        ] {
+            assert_eq!(message(m, &s), want, "{m}");
+        }
+        let long = format!("`{}`", "y".repeat(200));
+        assert!(message(&long, &s).chars().count() < 80);
+    }
+}
