@@ -192,6 +192,11 @@ impl Merger<'_> {
                 return None;
             }
         };
+        // Overrides work on the document as a value; without any, the file is read once only
+        // (a second parse into a value tree would cost as much as the load itself).
+        if self.overrides.is_empty() {
+            return Some(file);
+        }
         let Ok(mut doc) = serde_yaml::from_str::<serde_yaml::Value>(&s.text) else {
             return Some(file);
         };
