@@ -1,0 +1,90 @@
+//! `check`: load errors, handler-path warnings and coded findings, in each error format.
+
+use super::*;
+
+pub(super) fn check(
+    paths: &[PathBuf],
+    format: ErrorFormat,
+    deny_warnings: bool,
+    allowed: &[&str],
+    jobs: usize,
+    overrides: &[Override],
+) -> i32 {
+    let files = match corpus::expand(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("a2a-sim: {e}");
+            return EXIT_LOAD;
+        }
+    };
+    let mut status = 0;
+    let results: Vec<Result<Vec<Diagnostic>, LoadError>> = {
+        let mut v = Vec::with_capacity(files.len());
+        corpus::for_each_ordered(
+            &files,
+            jobs,
+            |f| load(f, overrides).map(|l| l.warnings),
+            |_, r| v.push(r),
+        );
+        v
+    };
+    let mut err = std::io::stderr().lock();
+    for r in results {
+        let (diagnostics, severity) = match r {
+            Err(e) => (e.diagnostics, "error"),
+            Ok(warnings) if deny_warnings => (warnings, "error"),
+            Ok(warnings) => (warnings, "warning"),
+        };
+        let diagnostics: Vec<Diagnostic> = diagnostics
+            .into_iter()
+            .filter(|d| d.coded.as_ref().is_none_or(|c| !allowed.contains(&c.code)))
+            .collect();
+        for d in &diagnostics {
+            // A note stays a note under `--deny warnings`: a service identity accepted on purpose.
+            let severity = match &d.coded {
+                Some(c) if c.severity == Severity::Note => "note",
+                _ => severity,
+            };
+            if severity == "error" {
+                status = EXIT_LOAD;
+            }
+            let level = match severity {
+                "error" => crate::annotation::Level::Error,
+                "note" => crate::annotation::Level::Notice,
+                _ => crate::annotation::Level::Warning,
+            };
+            let line = match (format, &d.coded) {
+                (ErrorFormat::Github, _) => {
+                    crate::annotation::github(level, &d.file, d.line, d.column, &d.message)
+                }
+                (ErrorFormat::Human, Some(c)) => format!(
+                    "{}:{}:{}: {severity}[{}]: {}",
+                    d.file, d.line, d.column, c.code, d.message
+                ),
+                (ErrorFormat::Human, None) if severity == "warning" => {
+                    format!("{}:{}:{}: warning: {}", d.file, d.line, d.column, d.message)
+                }
+                (ErrorFormat::Human, None) => d.to_string(),
+                (ErrorFormat::Json, coded) => {
+                    let mut v = serde_json::json!({
+                        "severity": severity,
+                        "file": d.file,
+                        "line": d.line,
+                        "column": d.column,
+                        "message": d.message,
+                    });
+                    if let (Some(c), Some(o)) = (coded, v.as_object_mut()) {
+                        o.insert("code".into(), c.code.into());
+                        if c.code == "authority_amplified" {
+                            o.insert("path".into(), c.path.clone().into());
+                            o.insert("scopes".into(), c.scopes.clone().into());
+                        }
+                    }
+                    v.to_string()
+                }
+            };
+            let _ = writeln!(err, "{line}");
+        }
+    }
+    status
+}

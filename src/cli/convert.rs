@@ -1,0 +1,130 @@
+//! `card` and `convert`: one agent's card, one task between protocols.
+
+use super::*;
+
+pub(super) fn card_cmd(
+    file: &std::path::Path,
+    agent: Option<&str>,
+    version: A2aVersion,
+    list: bool,
+) -> i32 {
+    let scenario = match loader::load_path(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_LOAD;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if list {
+        // One agent a line; a card taken from a file adds a tab and the file.
+        let names: String = scenario
+            .agents
+            .iter()
+            .map(|a| match &a.card.file {
+                Some(f) => format!("{}\t{f}\n", a.name()),
+                None => format!("{}\n", a.name()),
+            })
+            .collect();
+        return finish(out.write_all(names.as_bytes()), 0);
+    }
+    let name = agent.unwrap_or_default();
+    let Some(a) = scenario.agents.iter().find(|a| a.name() == name) else {
+        let names: Vec<&str> = scenario.agents.iter().map(|a| a.name()).collect();
+        let msg = crate::error::with_hint(
+            format!("{}: no agent `{name}`", file.display()),
+            name,
+            names.iter().copied(),
+        );
+        eprintln!("{msg}; the agents are: {}", names.join(", "));
+        return EXIT_LOAD;
+    };
+    match card::card_json(&a.card, version) {
+        Ok(doc) => finish(report_json::write_pretty(&doc, &mut out), 0),
+        Err(e) => {
+            eprintln!("{}: agent `{name}`: {e}", file.display());
+            EXIT_LOAD
+        }
+    }
+}
+
+/// The input of `convert`: a file, or stdin for `-` or none; with the name to report it by.
+pub(super) fn read_input(file: Option<&std::path::Path>) -> anyhow::Result<(String, String)> {
+    use anyhow::Context;
+    match file.filter(|p| p.as_os_str() != "-") {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("{}: cannot read the file", path.display()))?;
+            Ok((path.display().to_string(), text))
+        }
+        None => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("<stdin>: cannot read")?;
+            Ok(("<stdin>".to_string(), text))
+        }
+    }
+}
+
+pub(super) fn convert(
+    from: From,
+    to: To,
+    version: A2aVersion,
+    agent: Option<&str>,
+    file: Option<PathBuf>,
+) -> i32 {
+    let (name, text) = match read_input(file.as_deref()) {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("{e:#}");
+            return EXIT_LOAD;
+        }
+    };
+    let doc: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{name}:{}:{}: not JSON: {e}", e.line(), e.column());
+            return EXIT_LOAD;
+        }
+    };
+    let one = |doc: &serde_json::Value| {
+        let internal = match from {
+            From::A2a => adapter::a2a_to_internal(doc),
+            From::Acp => adapter::acp_to_internal(doc),
+        };
+        internal.and_then(|mut t| {
+            if t.agent.is_none() {
+                t.agent = agent.map(str::to_string);
+            }
+            match to {
+                To::Internal => Ok(adapter::internal_to_json(&t)),
+                To::A2a => Ok(adapter::internal_to_a2a(&t, version)),
+                To::Acp => adapter::internal_to_acp(
+                    &t,
+                    &adapter::source_times(doc, from == From::Acp, t.state),
+                ),
+            }
+        })
+    };
+    // An array, as `run --format a2a` / `acp` prints: each element, the error naming its index.
+    let output = match &doc {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| one(d).map_err(|e| adapter::ConvertError(format!("[{i}]: {}", e.0))))
+            .collect::<Result<Vec<_>, _>>()
+            .map(serde_json::Value::Array),
+        _ => one(&doc),
+    };
+    match output {
+        Ok(doc) => finish(
+            report_json::write_pretty(&doc, &mut std::io::stdout().lock()),
+            0,
+        ),
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            EXIT_LOAD
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Reading scenarios: a file, or `-` for standard input.
+
+use super::*;
+
+/// The standard input, read once: `-` names it as a scenario file.
+pub(super) fn stdin_text() -> Result<&'static str, LoadError> {
+    static TEXT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    let r = TEXT.get_or_init(|| {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        loader::decode_utf8(STDIN, &bytes)
+            .map(str::to_string)
+            .map_err(|e| e.to_string())
+    });
+    match r {
+        Ok(t) => Ok(t.as_str()),
+        Err(e) => Err(LoadError::single(
+            STDIN,
+            1,
+            1,
+            e.trim_start_matches("<stdin>:1:1: "),
+        )),
+    }
+}
+
+/// How diagnostics name standard input.
+pub(super) const STDIN: &str = "<stdin>";
+
+/// Loads a scenario file or, for `-`, standard input (named `stdin`, relative paths from the
+/// current directory).
+pub(super) fn load(
+    file: &std::path::Path,
+    overrides: &[Override],
+) -> Result<loader::Loaded, LoadError> {
+    if file.as_os_str() == "-" {
+        let text = stdin_text()?;
+        loader::load_str_with(
+            STDIN,
+            text,
+            std::path::Path::new("."),
+            "stdin".into(),
+            overrides,
+        )
+    } else {
+        loader::load_path_with(file, overrides)
+    }
+}
+
+/// [`load`] for `run`: a library (no `steps`) has nothing to run.
+pub(super) fn load_for_run(
+    file: &std::path::Path,
+    overrides: &[Override],
+) -> Result<crate::engine::scenario::Scenario, LoadError> {
+    let loaded = load(file, overrides)?;
+    if loaded.library {
+        let name = if file.as_os_str() == "-" {
+            STDIN.to_string()
+        } else {
+            file.display().to_string()
+        };
+        return Err(LoadError::single(
+            &name,
+            1,
+            1,
+            "this file is a library (it has no `steps`): `check` validates it, and scenarios use it through `imports`; there is nothing to run",
+        ));
+    }
+    Ok(loaded.scenario)
+}
