@@ -1,5 +1,6 @@
 //! Positions and hints of the YAML layer.
 
+use super::errors::parse_path;
 use super::*;
 
 const DOC: &str = "a: 1\nlist:\n  - x\n  - {k: v, m: [1, 2]}\nmap:\n  inner: yes\n";

@@ -1,0 +1,70 @@
+//! The one module that touches YAML.
+//!
+//! Scenario files are parsed with `serde_yaml` straight into the typed file model, so type errors,
+//! unknown keys and YAML syntax errors come back located by the parser itself. Problems found later
+//! (a dangling reference, a duplicate name) are located with [`locate`], which walks the document
+//! again to the offending value.
+
+use serde::de::DeserializeOwned;
+
+mod errors;
+mod locate;
+
+use errors::convert_error;
+pub use errors::plain_message;
+pub use locate::{Locator, locate};
+
+/// A step of a path into a YAML document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    Key(String),
+    /// The second occurrence of a key in the same mapping (a duplicate).
+    Duplicate(String),
+    /// The value of the n-th entry (0-based) of a mapping, whatever its key.
+    Entry(usize),
+    Index(usize),
+    /// The key itself (not its value): last in a path, for errors about a key that does not
+    /// belong where it stands.
+    KeyName(String),
+}
+
+impl From<&str> for Seg {
+    fn from(key: &str) -> Self {
+        Seg::Key(key.to_string())
+    }
+}
+
+impl From<usize> for Seg {
+    fn from(index: usize) -> Self {
+        Seg::Index(index)
+    }
+}
+
+/// A YAML problem with its 1-based position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Parses `text` into `T`, reporting the first problem with its position.
+pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    serde_yaml::from_str(text).map_err(|e| convert_error(text, &e))
+}
+
+/// Parses a YAML fragment that is not a scenario (for tests and tools).
+pub fn parse_value(text: &str) -> Result<serde_json::Value, YamlError> {
+    parse(text)
+}
+
+/// Whether the text holds anything but blank lines and comments.
+pub fn has_content(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#') && l != "---" && l != "..."
+    })
+}
+
+#[cfg(test)]
+mod tests;
