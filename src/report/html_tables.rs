@@ -3,7 +3,6 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::record::*;
 use crate::engine::task::{Role, task_id};
 use crate::engine::world::World;
 use crate::report::condition::CondText;
@@ -19,7 +18,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             (i + 1).to_string(),
             s.steps[i].op().to_string(),
             r.caller.map_or(String::new(), |c| s.callers[c].id.clone()),
-            step_result(world, i + 1, r),
+            crate::report::table::step_summary(world, i + 1, r),
         ]
     });
     table(out, &["step", "op", "caller", "result"], rows);
@@ -156,40 +155,6 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             ]
         });
         table(out, &["step", "code", "detail"], rows);
-    }
-}
-
-fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
-    let s = world.scenario;
-    match &r.result {
-        StepResult::Tick(t) => format!("tick {t}"),
-        StepResult::Ranking(ranking) if ranking.is_empty() => "ranking: (no agent matches)".into(),
-        StepResult::Ranking(ranking) => {
-            let list: Vec<String> = ranking
-                .iter()
-                .map(|x| format!("{} ({})", s.agents[x.agent].name(), x.score))
-                .collect();
-            format!("ranking: {}", list.join(", "))
-        }
-        StepResult::Task { task, state, .. } => format!("{} {state}", task_id(*task)),
-        StepResult::Denied(codes) => {
-            let codes: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
-            format!("denied: {}", codes.join(", "))
-        }
-        StepResult::Matrix(grid) => {
-            let pairs: usize = grid.iter().map(Vec::len).sum();
-            let admitted = grid.iter().flatten().filter(|c| c.is_empty()).count();
-            format!("matrix: {admitted} of {pairs} pairs admitted")
-        }
-        StepResult::Nothing => {
-            let codes: Vec<&str> = world
-                .errors
-                .iter()
-                .filter(|e| e.step == step)
-                .map(|e| e.code.as_str())
-                .collect();
-            format!("nothing done: {}", codes.join(", "))
-        }
     }
 }
 

@@ -286,12 +286,53 @@ fn decisions(world: &World, task: &Task, layout: Layout) -> Table {
 
 /// A step's result in one cell.
 fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
+    match &r.result {
+        StepResult::Task {
+            stream: Some(call), ..
+        } => {
+            let events: Vec<String> = world
+                .call_events(*call)
+                .map(|e| {
+                    let t = &world.tasks[e.task()];
+                    match e.kind() {
+                        EventKind::Task { history, .. } => {
+                            format!("task {}", t.history[history - 1].state)
+                        }
+                        EventKind::Status(h) => format!("status {}", t.history[h].state),
+                        EventKind::Message(m) => format!("message msg-{}", t.messages[m].id),
+                        EventKind::Artifact(a) => {
+                            format!("artifact artifact-{}", t.artifacts[a].id)
+                        }
+                    }
+                })
+                .collect();
+            format!(
+                "{}\nevents: {}",
+                step_summary(world, step, r),
+                events.join(", ")
+            )
+        }
+        StepResult::Nothing
+            if world
+                .errors
+                .iter()
+                .any(|e| e.step == step && e.code == ErrorCode::AgentUnavailable) =>
+        {
+            format!(
+                "refused (agent unavailable) - {}",
+                step_summary(world, step, r)
+            )
+        }
+        _ => step_summary(world, step, r),
+    }
+}
+
+/// A step's result in one line, as every tabular view shows it.
+pub(crate) fn step_summary(world: &World, step: usize, r: &StepRecord) -> String {
     let s = world.scenario;
     match &r.result {
-        StepResult::Tick(tick) => format!("tick {tick}"),
-        StepResult::Ranking(ranking) if ranking.is_empty() => {
-            "ranking: (no agent matches)".to_string()
-        }
+        StepResult::Tick(t) => format!("tick {t}"),
+        StepResult::Ranking(ranking) if ranking.is_empty() => "ranking: (no agent matches)".into(),
         StepResult::Ranking(ranking) => {
             let list: Vec<String> = ranking
                 .iter()
@@ -299,42 +340,10 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
                 .collect();
             format!("ranking: {}", list.join(", "))
         }
-        StepResult::Task {
-            task,
-            state,
-            stream,
-        } => {
-            let mut cell = format!("{} {state}", task_id(*task));
-            if let Some(call) = stream {
-                let events: Vec<String> = world
-                    .call_events(*call)
-                    .map(|e| {
-                        let t = &world.tasks[e.task()];
-                        match e.kind() {
-                            EventKind::Task { history, .. } => {
-                                format!("task {}", t.history[history - 1].state)
-                            }
-                            EventKind::Status(h) => format!("status {}", t.history[h].state),
-                            EventKind::Message(m) => format!("message msg-{}", t.messages[m].id),
-                            EventKind::Artifact(a) => {
-                                format!("artifact artifact-{}", t.artifacts[a].id)
-                            }
-                        }
-                    })
-                    .collect();
-                cell.push_str(&format!("\nevents: {}", events.join(", ")));
-            }
-            cell
-        }
+        StepResult::Task { task, state, .. } => format!("{} {state}", task_id(*task)),
         StepResult::Denied(codes) => {
-            format!(
-                "denied: {}",
-                codes
-                    .iter()
-                    .map(|c| c.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            let codes: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+            format!("denied: {}", codes.join(", "))
         }
         StepResult::Matrix(grid) => {
             let pairs: usize = grid.iter().map(Vec::len).sum();
@@ -348,12 +357,7 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
                 .filter(|e| e.step == step)
                 .map(|e| e.code.as_str())
                 .collect();
-            let refused = if codes.contains(&"agent_unavailable") {
-                "refused (agent unavailable) - "
-            } else {
-                ""
-            };
-            format!("{refused}nothing done: {}", codes.join(", "))
+            format!("nothing done: {}", codes.join(", "))
         }
     }
 }
