@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 
-use crate::engine::admission::check_delegation;
 use crate::engine::discovery;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::*;
@@ -359,14 +358,7 @@ impl<'s> World<'s> {
                 callee: Some(callee),
             };
         };
-        let denials = check_delegation(
-            &ctx,
-            &self.scenario.agents[callee],
-            self.scenario,
-            &self.chains,
-        );
-        if !denials.is_empty() {
-            self.deny(ctx.agent_id, callee, denials);
+        if self.refused(&ctx, callee).is_some() {
             return Member {
                 task: None,
                 outcome: Some(Outcome::Denied),

@@ -183,14 +183,8 @@ impl<'s> World<'s> {
         if !self.token_required(send.caller, callee) {
             return StepResult::Nothing;
         }
-        let denials = check_delegation(
-            &ctx,
-            &self.scenario.agents[callee],
-            self.scenario,
-            &self.chains,
-        );
-        if !denials.is_empty() {
-            return StepResult::Denied(self.deny(ctx.agent_id, callee, denials));
+        if let Some(codes) = self.refused(&ctx, callee) {
+            return StepResult::Denied(codes);
         }
         let c = &self.scenario.callers[send.caller];
         let owner = Owner {
@@ -233,6 +227,18 @@ impl<'s> World<'s> {
             state: self.tasks[task].state,
             stream: send.stream.then_some(call),
         }
+    }
+
+    /// Admission of a new task on `callee`: every denial recorded (under this step), or `None`
+    /// when the caller is admitted.
+    pub(crate) fn refused(
+        &mut self,
+        ctx: &CallerContext,
+        callee: AgentIx,
+    ) -> Option<Vec<DenialCode>> {
+        let card = &self.scenario.agents[callee];
+        let denials = check_delegation(ctx, card, self.scenario, &self.chains);
+        (!denials.is_empty()).then(|| self.deny(ctx.agent_id, callee, denials))
     }
 
     pub(crate) fn deny(
