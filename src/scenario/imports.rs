@@ -18,6 +18,20 @@ pub struct Source {
     pub text: String,
 }
 
+impl Source {
+    /// A problem at `path` in this file, located.
+    fn diagnostic(&self, path: &[Seg], message: String) -> Diagnostic {
+        let (line, column) = yaml::locate(&self.text, path).unwrap_or((1, 1));
+        Diagnostic {
+            file: self.display.clone(),
+            line,
+            column,
+            message,
+            coded: None,
+        }
+    }
+}
+
 /// Where each merged item came from: (source, index there).
 #[derive(Debug, Default)]
 pub struct Origins {
@@ -81,15 +95,7 @@ impl Merged {
                 return o.diagnostic(message);
             }
         }
-        let s = &self.sources[src];
-        let (line, column) = yaml::locate(&s.text, &inner).unwrap_or((1, 1));
-        Diagnostic {
-            file: s.display.clone(),
-            line,
-            column,
-            message,
-            coded: None,
-        }
+        self.sources[src].diagnostic(&inner, message)
     }
 }
 
@@ -227,15 +233,7 @@ impl Merger<'_> {
     }
 
     fn at(&self, src: usize, path: &[Seg], message: String) -> Diagnostic {
-        let s = &self.sources[src];
-        let (line, column) = yaml::locate(&s.text, path).unwrap_or((1, 1));
-        Diagnostic {
-            file: s.display.clone(),
-            line,
-            column,
-            message,
-            coded: None,
-        }
+        self.sources[src].diagnostic(path, message)
     }
 
     /// Reads the imports of `file` (source `src`, in folder `base` on disk, `shown` for
@@ -342,17 +340,7 @@ fn combine(
         })
     };
     let mut problems = Vec::new();
-    let at = |src: usize, path: &[Seg], message: String| {
-        let s: &Source = &sources[src];
-        let (line, column) = yaml::locate(&s.text, path).unwrap_or((1, 1));
-        Diagnostic {
-            file: s.display.clone(),
-            line,
-            column,
-            message,
-            coded: None,
-        }
-    };
+    let at = |src: usize, path: &[Seg], message: String| sources[src].diagnostic(path, message);
     order.push(0);
     let Some(mut root) = files[0].take() else {
         return Err(problems);
