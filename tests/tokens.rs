@@ -12,7 +12,10 @@ use a2a_sim::token::mint::sign;
 use a2a_sim::token::{Alg, KeySet, PrivateKey, TokenPolicy, check::verify};
 use serde_json::{Map, Value, json};
 
-use crate::common::{chain, error_codes, json as report_json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::common::{chain, error_codes, json as report_json, states};
 
 /// 2026-01-01T00:00:00Z: tick 0 of the default clock, in seconds.
 const EPOCH: i64 = 1_767_225_600;
@@ -463,6 +466,11 @@ fn a_tampered_nested_token_is_refused_by_the_callee() {
         w.errors[0].detail
     );
     assert_eq!(w.tasks[0].state.as_str(), "failed");
+    assert_eq!(
+        last_message(&w, 0),
+        "delegation to `list-provider` refused: unauthenticated (signature invalid)",
+        "the parent's record says why, never the token"
+    );
 }
 
 #[test]
@@ -480,6 +488,149 @@ fn every_request_is_verified_not_only_sends() {
     assert!(matches!(w.steps[2].result, StepResult::Nothing));
     assert!(matches!(w.steps[3].result, StepResult::Nothing));
     assert_eq!(error_codes(&w), ["unauthenticated", "unauthenticated"]);
+}
+
+/// A token with the chain edited out of its claims, the signature of `token` kept.
+fn forged(
+    tokens: &dyn Tokens,
+    token: String,
+    grant: &Grant,
+    now_ms: i64,
+) -> Result<String, String> {
+    let s = segments(&token);
+    let forged = Grant {
+        act_chain: vec![],
+        ..grant.clone()
+    };
+    let f = segments(&tokens.mint(&forged, now_ms)?);
+    Ok(format!("{}.{}.{}", s[0], f[1], s[2]))
+}
+
+/// The platform's tokens on the wire: the first `good` mints pass, each later one is forged.
+/// `mints` counts them, so a test sees which requests carried one.
+#[derive(Debug)]
+struct Wire {
+    inner: Box<dyn Tokens>,
+    good: usize,
+    mints: Arc<AtomicUsize>,
+}
+
+impl Tokens for Wire {
+    fn verify(&self, token: &str, now_ms: i64) -> Result<VerifiedToken, String> {
+        self.inner.verify(token, now_ms)
+    }
+    fn mint(&self, grant: &Grant, now_ms: i64) -> Result<String, String> {
+        let t = self.inner.mint(grant, now_ms)?;
+        if self.mints.fetch_add(1, Ordering::SeqCst) < self.good {
+            return Ok(t);
+        }
+        forged(&*self.inner, t, grant, now_ms)
+    }
+}
+
+/// Puts a [`Wire`] between the platform and the callees; the count of mints it sees.
+fn wire(s: &mut Scenario, good: usize) -> Arc<AtomicUsize> {
+    let mints = Arc::new(AtomicUsize::new(0));
+    let inner = s.tokens.take().unwrap();
+    s.tokens = Some(Box::new(Wire {
+        inner,
+        good,
+        mints: mints.clone(),
+    }));
+    mints
+}
+
+/// payments-agent delegates to list-provider, which asks a question (input-required) once.
+fn pausing(delegate: &str, steps: &str) -> Scenario {
+    let yaml = scenario(&token(|_| {}), steps).replace(
+        "{delegate: {to: list-provider, text: fetch}}",
+        &format!("{{delegate: {{to: list-provider, text: fetch, {delegate}}}}}"),
+    );
+    let yaml = yaml.replace(
+        "handler: [working, completed]}",
+        "handler: [working, {input_required: which list?}, working, completed]}",
+    );
+    load(&yaml).unwrap()
+}
+
+fn last_message(w: &a2a_sim::engine::world::World, task: usize) -> Value {
+    let v: Value = serde_json::from_str(&report_json(w)).unwrap();
+    v["tasks"][task]["history"]
+        .as_array()
+        .and_then(|h| h.last())
+        .map_or(Value::Null, |e| e["message"].clone())
+}
+
+const PAY: &str = "  - send: {caller: orchestrator, to: payments-agent, text: pay, as: pay}";
+const PAY_AND_ANSWER: &str =
+    "  - send: {caller: orchestrator, to: payments-agent, text: pay, as: pay}
+  - reply: {caller: orchestrator, task: pay, text: the sanctions list}";
+
+#[test]
+fn a_scripted_reply_down_to_the_child_carries_a_minted_token() {
+    let mut s = pausing("replies: [{text: the sanctions list}]", PAY);
+    let mints = wire(&mut s, 2);
+    let w = world::run(&s);
+    assert!(w.errors.is_empty(), "{:?}", w.errors);
+    assert_eq!(states(&w), ["completed", "completed"]);
+    assert_eq!(
+        mints.load(Ordering::SeqCst),
+        2,
+        "the child's creation and the reply"
+    );
+}
+
+#[test]
+fn a_scripted_reply_with_a_tampered_token_is_refused_by_the_child() {
+    // The creation's token is good; the reply's is forged.
+    let mut s = pausing("replies: [{text: the sanctions list}]", PAY);
+    wire(&mut s, 1);
+    let w = world::run(&s);
+    assert_eq!(error_codes(&w), ["unauthenticated"]);
+    assert_eq!(
+        w.errors[0].detail,
+        "`list-provider` refused the token of `payments-agent`'s reply: signature invalid"
+    );
+    assert_eq!(
+        states(&w),
+        ["failed", "canceled"],
+        "the reply never reached the child"
+    );
+    assert_eq!(
+        last_message(&w, 0),
+        "delegation to `list-provider` refused: unauthenticated (signature invalid)"
+    );
+}
+
+#[test]
+fn a_forwarded_escalation_reply_carries_a_minted_token() {
+    let mut s = pausing("on_pause: escalate", PAY_AND_ANSWER);
+    let mints = wire(&mut s, 2);
+    let w = world::run(&s);
+    assert!(w.errors.is_empty(), "{:?}", w.errors);
+    assert_eq!(states(&w), ["completed", "completed"]);
+    assert_eq!(
+        mints.load(Ordering::SeqCst),
+        2,
+        "the child's creation and the forward"
+    );
+}
+
+#[test]
+fn a_forwarded_escalation_reply_with_a_tampered_token_is_refused_by_the_child() {
+    let mut s = pausing("on_pause: escalate", PAY_AND_ANSWER);
+    wire(&mut s, 1);
+    let w = world::run(&s);
+    assert_eq!(error_codes(&w), ["unauthenticated"]);
+    assert_eq!(
+        w.errors[0].detail,
+        "`list-provider` refused the token of `payments-agent`'s reply: signature invalid"
+    );
+    assert_eq!(states(&w), ["failed", "canceled"]);
+    assert_eq!(
+        last_message(&w, 0),
+        "delegation to `list-provider` refused: unauthenticated (signature invalid)"
+    );
 }
 
 mod files;

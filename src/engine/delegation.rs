@@ -123,6 +123,9 @@ pub struct Member {
     pub denial: Option<usize>,
     /// The agent asked, once discovery found one.
     pub callee: Option<AgentIx>,
+    /// Index into the world's token refusals, when the callee refused the platform's token for
+    /// this hop's creation or for a reply sent down to it.
+    pub refused: Option<usize>,
 }
 
 #[derive(Debug)]
@@ -334,6 +337,7 @@ impl<'s> World<'s> {
                             outcome: Some(Outcome::NoCandidate),
                             denial: None,
                             callee: None,
+                            refused: None,
                         };
                     }
                 }
@@ -347,16 +351,21 @@ impl<'s> World<'s> {
                 outcome: Some(Outcome::Unavailable),
                 denial: None,
                 callee: Some(callee),
+                refused: None,
             };
         }
         // Then the callee verifies the token the platform minted for this hop.
-        let Some((ctx, token)) = self.nested_token(task, ctx, callee) else {
-            return Member {
-                task: None,
-                outcome: Some(Outcome::Denied),
-                denial: None,
-                callee: Some(callee),
-            };
+        let (ctx, token) = match self.nested_token(task, ctx, callee, "delegation") {
+            Ok(verified) => verified,
+            Err(refused) => {
+                return Member {
+                    task: None,
+                    outcome: Some(Outcome::Denied),
+                    denial: None,
+                    callee: Some(callee),
+                    refused: Some(refused),
+                };
+            }
         };
         if self.refused(&ctx, callee).is_some() {
             return Member {
@@ -364,6 +373,7 @@ impl<'s> World<'s> {
                 outcome: Some(Outcome::Denied),
                 denial: Some(self.denials.len() - 1),
                 callee: Some(callee),
+                refused: None,
             };
         }
         let owner = Owner {
@@ -393,6 +403,7 @@ impl<'s> World<'s> {
             outcome: None,
             denial: None,
             callee: Some(callee),
+            refused: None,
         }
     }
 
@@ -439,7 +450,7 @@ impl<'s> World<'s> {
     }
 
     /// A member's outcome is known: does the delegation resolve?
-    fn settle(&mut self, ix: DelegationIx, m: usize) {
+    pub(crate) fn settle(&mut self, ix: DelegationIx, m: usize) {
         if !self.delegations[ix].is_group() {
             let outcome = self.delegations[ix].members[m]
                 .outcome

@@ -26,6 +26,10 @@ impl<'s> World<'s> {
         }
         if let Some(reply) = spec.replies.get(d.replies_given) {
             self.delegations[ix].replies_given += 1;
+            if let Err(refused) = self.reply_token(task, child) {
+                self.reply_refused(task, ix, child, refused);
+                return Next::Stop;
+            }
             self.give_reply(
                 child,
                 Cow::Borrowed(reply.text.as_str()),
@@ -99,10 +103,28 @@ impl<'s> World<'s> {
             let Some(child) = self.delegations[ix].members.first().and_then(|m| m.task) else {
                 return;
             };
+            // Forwarded as this level's own request on the child's task: verified like any other.
+            if let Err(refused) = self.reply_token(at, child) {
+                return self.reply_refused(at, ix, child, refused);
+            }
             self.deliver(child, text.clone(), data);
             at = child;
         }
         let clock = self.clock();
         self.wake(at, clock);
+    }
+
+    /// The child refused the token of a reply sent down to it: the reply is not delivered, the
+    /// child is canceled and the delegation resolves as refused (`denied`, with the failed check).
+    fn reply_refused(&mut self, task: TaskIx, ix: DelegationIx, child: TaskIx, refused: usize) {
+        let member = &mut self.delegations[ix].members[0];
+        member.outcome = Some(Outcome::Denied);
+        member.refused = Some(refused);
+        let why = format!(
+            "canceled by `{}`: the child refused the token of its reply",
+            self.agent_name(task)
+        );
+        self.cancel_tree(child, Some(why));
+        self.settle(ix, 0);
     }
 }

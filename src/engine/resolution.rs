@@ -39,6 +39,9 @@ impl<'s> World<'s> {
                 d.members.len()
             );
         }
+        if let Some(why) = self.refused_message(ix) {
+            return why;
+        }
         let child = d.members.first().and_then(|m| m.task);
         match (outcome, child) {
             (Outcome::Timeout, Some(c)) => format!(
@@ -63,6 +66,16 @@ impl<'s> World<'s> {
             }
             (_, None) => self.denied_message(ix),
         }
+    }
+
+    /// A delegation whose callee refused the platform's token, with the check that failed.
+    fn refused_message(&self, ix: DelegationIx) -> Option<String> {
+        let m = self.delegations[ix].members.first()?;
+        let why = self.token_refusals.get(m.refused?)?;
+        let callee = m.callee.map_or("?", |a| self.scenario.agents[a].name());
+        Some(format!(
+            "delegation to `{callee}` refused: unauthenticated ({why})"
+        ))
     }
 
     fn denied_message(&self, ix: DelegationIx) -> String {

@@ -109,18 +109,20 @@ impl<'s> World<'s> {
         true
     }
 
-    /// A nested hop from `task` to `callee`: the platform mints a token for the derived context and
-    /// the callee verifies it; the context is then the verified claims'. Without a platform key,
-    /// the derived context goes as before, unless the callee requires a token. `None`: refused
-    /// (`unauthenticated` recorded).
+    /// A nested request from `task` to `callee` (`what`: the delegation creating the child, or a
+    /// reply sent down to it): the platform mints a token for the derived context and the callee
+    /// verifies it; the context is then the verified claims'. Without a platform key, the derived
+    /// context goes as before, unless the callee requires a token. `Err`: refused
+    /// (`unauthenticated` recorded), with the index of the failed check in `token_refusals`.
     pub(crate) fn nested_token(
         &mut self,
         task: TaskIx,
         ctx: CallerContext<'s>,
         callee: AgentIx,
-    ) -> Option<(CallerContext<'s>, Option<VerifiedToken>)> {
+        what: &str,
+    ) -> Result<(CallerContext<'s>, Option<VerifiedToken>), usize> {
         let Some(tokens) = &self.scenario.tokens else {
-            return Some((ctx, None));
+            return Ok((ctx, None));
         };
         let names = &self.scenario.symbols;
         let chain: Vec<Sym> = self.chains.to_vec(ctx.delegation_chain);
@@ -139,30 +141,40 @@ impl<'s> World<'s> {
         let requires = self.scenario.agents[callee].requires_token;
         let token = match tokens.mint(&grant, now) {
             Ok(t) => t,
-            Err(_) if !requires => return Some((ctx, None)),
-            Err(why) => {
-                self.refuse_nested(task, callee, &why);
-                return None;
-            }
+            Err(_) if !requires => return Ok((ctx, None)),
+            Err(why) => return Err(self.refuse_nested(task, callee, what, why)),
         };
         let checked = tokens
             .verify(&token, now)
             .and_then(|vt| Ok((self.claims_context(&vt, ctx.scopes.clone())?, vt)));
         match checked {
-            Ok((verified, vt)) => Some((verified, Some(vt))),
-            Err(why) => {
-                self.refuse_nested(task, callee, &why);
-                None
-            }
+            Ok((verified, vt)) => Ok((verified, Some(vt))),
+            Err(why) => Err(self.refuse_nested(task, callee, what, why)),
         }
     }
 
-    fn refuse_nested(&mut self, task: TaskIx, callee: AgentIx, why: &str) {
+    /// A reply the delegating `task` sends down to its paused `child` is a request on the child's
+    /// task: it carries a minted token the child's agent verifies, whose `sub` must be the
+    /// task's owner. `Err`: refused, as [`Self::nested_token`].
+    pub(crate) fn reply_token(&mut self, task: TaskIx, child: TaskIx) -> Result<(), usize> {
+        let ctx = self.nested_context(task);
+        let callee = self.tasks[child].agent;
+        let (verified, _) = self.nested_token(task, ctx, callee, "reply")?;
+        if verified.agent_id != self.tasks[child].owner.id {
+            let why = "claim `sub` is not the owner of the task".to_string();
+            return Err(self.refuse_nested(task, callee, "reply", why));
+        }
+        Ok(())
+    }
+
+    fn refuse_nested(&mut self, task: TaskIx, callee: AgentIx, what: &str, why: String) -> usize {
         let detail = format!(
-            "`{}` refused the token of `{}`'s delegation: {why}",
+            "`{}` refused the token of `{}`'s {what}: {why}",
             self.scenario.agents[callee].name(),
             self.agent_name(task)
         );
         self.error(ErrorCode::Unauthenticated, detail, Some(task));
+        self.token_refusals.push(why);
+        self.token_refusals.len() - 1
     }
 }

@@ -72,6 +72,8 @@ pub struct World<'s> {
     pub(crate) verified: Vec<Option<crate::engine::token::VerifiedToken>>,
     /// The verified token of the caller that created each task, for tasks created by one.
     pub caller_tokens: std::collections::BTreeMap<TaskIx, crate::engine::token::VerifiedToken>,
+    /// The check that failed, for each nested token a callee refused (a member's `refused`).
+    pub(crate) token_refusals: Vec<String>,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -184,6 +186,7 @@ impl<'s> World<'s> {
             literal_contexts: std::collections::BTreeSet::new(),
             verified: vec![None; scenario.callers.len()],
             caller_tokens: std::collections::BTreeMap::new(),
+            token_refusals: Vec::new(),
         }
     }
 
