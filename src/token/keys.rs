@@ -189,7 +189,8 @@ fn public_key(v: &Value) -> Result<Key, MemberError> {
     })
 }
 
-/// A signing key from a private JWK: Ed25519 (`OKP` with `d`), RSA (`n e d p q`) or HMAC (`oct`).
+/// A signing key from a private JWK: Ed25519 (`OKP` with `d`), RSA (`n e d p q`), EC (`crv d`) or
+/// HMAC (`oct`).
 #[derive(Clone)]
 pub struct PrivateKey {
     pub kid: String,
@@ -277,13 +278,80 @@ impl PrivateKey {
                     public,
                 })
             }
-            Family::Ec => Err(err(
-                None,
-                Some("kty"),
-                "signing with an `EC` key is not supported: use an Ed25519 (`OKP`), `RSA` or `oct` key",
-            )),
+            Family::Ec => {
+                let (alg, encoding, public) = ec_keys(v)?;
+                Ok(PrivateKey {
+                    kid,
+                    alg: pinned.unwrap_or(alg),
+                    encoding,
+                    public,
+                })
+            }
         }
     }
+}
+
+/// An EC private JWK (`crv`, `d`, and `x`, `y` when given, which must be `d`'s public point) as
+/// the PKCS #8 DER `jsonwebtoken` signs with, its default alg, and its public half. ECDSA signs
+/// with RFC 6979 nonces there, so ES256/ES384 signatures are deterministic too.
+fn ec_keys(v: &Value) -> Result<(Alg, EncodingKey, DecodingKey), KeyError> {
+    use p256::pkcs8::EncodePrivateKey;
+    let d = b64_member(v, "d")?;
+    let crv = str_member(v, "crv")
+        .map_err(|(m, msg)| err(None, m.as_deref(), msg))?
+        .unwrap_or("");
+    let bad_d = |curve: &str| {
+        err(
+            None,
+            Some("d"),
+            format!("`d` is not a {curve} private scalar"),
+        )
+    };
+    let (alg, der, point) = match crv {
+        "P-256" => {
+            let k = p256::SecretKey::from_slice(&d).map_err(|_| bad_d("P-256"))?;
+            let der = k.to_pkcs8_der().map_err(|_| bad_d("P-256"))?;
+            (
+                super::algorithm::TABLE[7],
+                der,
+                k.public_key().to_sec1_bytes(),
+            )
+        }
+        "P-384" => {
+            let k = p384::SecretKey::from_slice(&d).map_err(|_| bad_d("P-384"))?;
+            let der = k.to_pkcs8_der().map_err(|_| bad_d("P-384"))?;
+            (
+                super::algorithm::TABLE[8],
+                der,
+                k.public_key().to_sec1_bytes(),
+            )
+        }
+        other => {
+            return Err(err(
+                None,
+                Some("crv"),
+                format!(
+                    "unknown EC curve `{other}`; signing keys are `P-256` (ES256) or `P-384` (ES384)"
+                ),
+            ));
+        }
+    };
+    // An uncompressed SEC1 point: 0x04, then x and y of equal length.
+    let half = (point.len() - 1) / 2;
+    let (x, y) = (&point[1..1 + half], &point[1 + half..]);
+    for (member, mine) in [("x", x), ("y", y)] {
+        if v.get(member).is_some() && b64_member(v, member)? != mine {
+            return Err(err(
+                None,
+                Some(member),
+                format!("`{member}` is not the public point of this key's `d`"),
+            ));
+        }
+    }
+    let public =
+        DecodingKey::from_ec_components(&URL_SAFE_NO_PAD.encode(x), &URL_SAFE_NO_PAD.encode(y))
+            .map_err(|e| err(None, Some("x"), format!("not a usable EC public key: {e}")))?;
+    Ok((alg, EncodingKey::from_ec_der(der.as_bytes()), public))
 }
 
 /// An RSA private JWK (`n`, `e`, `d`, `p`, `q`) as the PKCS #1 DER `jsonwebtoken` signs with, and

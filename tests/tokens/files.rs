@@ -402,6 +402,108 @@ fn token_mint_is_deterministic_for_rs256_and_hs256_too() {
     assert_eq!(sig["verdict"], "pass");
 }
 
+/// Test-only EC keys (fixed scalars), as private JWKs and the JWKS of their public halves.
+const P256: &str = r#"{"kty": "EC", "kid": "p-256", "crv": "P-256", "x": "Rxw-dYxJBChbun5TEY7Q9SSt6wdX0lvS-Oew1236cUw", "y": "3VIPesqKi5F6zDf1HejwybvjrYWDgucC3CWhLQn3qFg", "d": "EjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJCrze8"}"#;
+const P384: &str = r#"{"kty": "EC", "kid": "p-384", "crv": "P-384", "x": "oUqtlWc9UVE6OFMJFR7le2b4722AoDrlSyaHZ7KMs39y8nKqX7XRHXOVFX2YW18z", "y": "Ip1BNNGmPSoa-hhKLQnlKy1xUn5m-xQnwT5rHLGXjUdKe3tzXXks2qCZYzLbloq0", "d": "EjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83v"}"#;
+
+fn public_jwks(keys: &[&str]) -> String {
+    let keys: Vec<Value> = keys
+        .iter()
+        .map(|k| {
+            let mut v: Value = serde_json::from_str(k).unwrap();
+            v.as_object_mut().unwrap().remove("d");
+            v
+        })
+        .collect();
+    serde_json::json!({ "keys": keys }).to_string()
+}
+
+#[test]
+fn token_mint_signs_deterministically_with_es256_and_es384() {
+    let jwks = public_jwks(&[P256, P384]);
+    let d = dir(
+        "mint-ec",
+        &[
+            ("p256.json", P256),
+            ("p384.json", P384),
+            ("jwks.json", &jwks),
+        ],
+    );
+    for (key, alg) in [("p256.json", "ES256"), ("p384.json", "ES384")] {
+        let args = [
+            "token",
+            "mint",
+            "--key",
+            key,
+            "--sub",
+            "x",
+            "--exp",
+            "2026-01-01T01:00:00Z",
+        ];
+        let (a, b) = (a2a_sim_in(&d, &args, None), a2a_sim_in(&d, &args, None));
+        assert_eq!(a.status, 0, "{key}: {}", a.stderr);
+        assert_eq!(
+            a.stdout, b.stdout,
+            "{key}: RFC 6979 signatures are deterministic"
+        );
+        let check = a2a_sim_in(
+            &d,
+            &[
+                "token",
+                "inspect",
+                a.stdout.trim(),
+                "--keys",
+                "jwks.json",
+                "--alg",
+                alg,
+            ],
+            None,
+        );
+        let doc: Value = serde_json::from_str(&check.stdout).unwrap();
+        assert_eq!(doc["header"]["alg"], alg);
+        for c in doc["checks"].as_array().unwrap() {
+            if c["check"] == "signature" || c["check"] == "alg" {
+                assert_eq!(c["verdict"], "pass", "{key}: {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_ec_signing_key_whose_point_is_not_its_d_is_refused() {
+    let wrong = P256.replace("\"x\": \"Rxw", "\"x\": \"Sxw");
+    let d = dir(
+        "mint-ec-bad",
+        &[
+            ("wrong.json", &wrong),
+            ("curve.json", &P256.replace("P-256", "P-521")),
+        ],
+    );
+    let args = ["token", "mint", "--key", "wrong.json", "--sub", "x"];
+    let bad = a2a_sim_in(&d, &args, None);
+    assert_eq!(bad.status, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("`x` is not the public point"),
+        "{}",
+        bad.stderr
+    );
+    let bad = a2a_sim_in(
+        &d,
+        &["token", "mint", "--key", "curve.json", "--sub", "x"],
+        None,
+    );
+    assert_eq!(bad.status, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("unknown EC curve `P-521`"),
+        "{}",
+        bad.stderr
+    );
+    assert!(
+        !bad.stderr.contains("EjRWeJCrze8"),
+        "never the private scalar"
+    );
+}
+
 #[test]
 fn no_key_file_makes_a_panic() {
     use serde_json::json;
