@@ -208,6 +208,17 @@ fn convert_file_card(source: &Value, v: A2aVersion) -> Result<Value, String> {
     {
         let mut o = Map::new();
         for (k, val) in s.as_object().into_iter().flatten() {
+            // A skill's own security requirement, in the other version's shape.
+            let requirement = match from {
+                CardVersion::V0_3 => "security",
+                CardVersion::V1_0 => "securityRequirements",
+            };
+            if k == requirement
+                && let Some((name, convert)) = security::requirement_key(k, v)
+            {
+                o.insert(name.into(), convert(val, &format!("skills[{i}].{k}"))?);
+                continue;
+            }
             if !PORTABLE_SKILL.contains(&k.as_str()) {
                 return Err(format!(
                     "the card file's `skills[{i}].{k}` is not converted between A2A versions"

@@ -114,55 +114,74 @@ fn schemes(
     Ok(Some(Value::Object(out)))
 }
 
+/// 0.3 `security` (a list of `{scheme: [scopes]}`) as 1.0 `securityRequirements` (a list of
+/// `{schemes: {scheme: {list: [scopes]}}}`); `at` names the field in errors.
+fn requirements_to_v1(reqs: &Value, at: &str) -> Result<Value, String> {
+    let mut list = Vec::new();
+    for r in reqs.as_array().ok_or(format!("{at} is not a list"))? {
+        let mut schemes = Map::new();
+        for (name, scopes) in r
+            .as_object()
+            .ok_or(format!("a requirement in {at} is not an object"))?
+        {
+            schemes.insert(name.clone(), json!({"list": scopes}));
+        }
+        list.push(json!({"schemes": schemes}));
+    }
+    Ok(Value::Array(list))
+}
+
+/// 1.0 `securityRequirements` as 0.3 `security`.
+fn requirements_to_v03(reqs: &Value, at: &str) -> Result<Value, String> {
+    let mut list = Vec::new();
+    for r in reqs.as_array().ok_or(format!("{at} is not a list"))? {
+        let mut req = Map::new();
+        let schemes = r.get("schemes").and_then(Value::as_object);
+        for (name, scopes) in schemes.into_iter().flatten() {
+            req.insert(
+                name.clone(),
+                scopes.get("list").cloned().unwrap_or(json!([])),
+            );
+        }
+        list.push(Value::Object(req));
+    }
+    Ok(Value::Array(list))
+}
+
+/// A requirement key of a card or a skill and its name and conversion in the other version:
+/// 0.3 `security` ⇄ 1.0 `securityRequirements`. `None`: not a requirement key of `from`'s
+/// version.
+#[allow(clippy::type_complexity)]
+pub fn requirement_key(
+    key: &str,
+    to: A2aVersion,
+) -> Option<(&'static str, fn(&Value, &str) -> Result<Value, String>)> {
+    match (key, to) {
+        ("security", A2aVersion::V1_0) => Some(("securityRequirements", requirements_to_v1)),
+        ("securityRequirements", A2aVersion::V0_3) => Some(("security", requirements_to_v03)),
+        _ => None,
+    }
+}
+
 /// The card's security in the other version, inserted into `out`.
 pub fn convert(
     obj: &Map<String, Value>,
     to: A2aVersion,
     out: &mut Map<String, Value>,
 ) -> Result<(), String> {
-    match to {
-        A2aVersion::V1_0 => {
-            if let Some(s) = schemes(obj, scheme_to_v1)? {
-                out.insert("securitySchemes".into(), s);
-            }
-            if let Some(reqs) = obj.get("security") {
-                let mut list = Vec::new();
-                for r in reqs.as_array().ok_or("security is not a list")? {
-                    let mut schemes = Map::new();
-                    for (name, scopes) in r
-                        .as_object()
-                        .ok_or("a security requirement is not an object")?
-                    {
-                        schemes.insert(name.clone(), json!({"list": scopes}));
-                    }
-                    list.push(json!({"schemes": schemes}));
-                }
-                out.insert("securityRequirements".into(), Value::Array(list));
-            }
-        }
-        A2aVersion::V0_3 => {
-            if let Some(s) = schemes(obj, scheme_to_v03)? {
-                out.insert("securitySchemes".into(), s);
-            }
-            if let Some(reqs) = obj.get("securityRequirements") {
-                let mut list = Vec::new();
-                for r in reqs
-                    .as_array()
-                    .ok_or("securityRequirements is not a list")?
-                {
-                    let mut req = Map::new();
-                    let schemes = r.get("schemes").and_then(Value::as_object);
-                    for (name, scopes) in schemes.into_iter().flatten() {
-                        req.insert(
-                            name.clone(),
-                            scopes.get("list").cloned().unwrap_or(json!([])),
-                        );
-                    }
-                    list.push(Value::Object(req));
-                }
-                out.insert("security".into(), Value::Array(list));
-            }
-        }
+    let f = match to {
+        A2aVersion::V1_0 => scheme_to_v1,
+        A2aVersion::V0_3 => scheme_to_v03,
+    };
+    if let Some(s) = schemes(obj, f)? {
+        out.insert("securitySchemes".into(), s);
+    }
+    let from = match to {
+        A2aVersion::V1_0 => "security",
+        A2aVersion::V0_3 => "securityRequirements",
+    };
+    if let (Some(reqs), Some((name, convert))) = (obj.get(from), requirement_key(from, to)) {
+        out.insert(name.into(), convert(reqs, from)?);
     }
     Ok(())
 }

@@ -227,7 +227,8 @@ fn an_agent_that_requires_a_token_advertises_a_bearer_jwt() {
 fn card_files_convert_their_security_both_ways() {
     let v03 = r#"{"protocolVersion": "0.3.0", "name": "kyc", "description": "KYC", "url": "https://kyc.example/a2a",
  "preferredTransport": "JSONRPC", "version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"],
- "defaultOutputModes": ["text/plain"], "skills": [{"id": "k", "name": "k", "description": "k", "tags": ["kyc"]}],
+ "defaultOutputModes": ["text/plain"], "skills": [{"id": "k", "name": "k", "description": "k", "tags": ["kyc"],
+ "security": [{"jwt": ["kyc:write"]}, {"jwt": [], "key": []}]}],
  "securitySchemes": {"jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
                      "key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
  "security": [{"jwt": ["kyc:read"]}, {"key": []}]}"#;
@@ -245,6 +246,13 @@ fn card_files_convert_their_security_both_ways() {
         v10["securityRequirements"][0],
         serde_json::json!({"schemes": {"jwt": {"list": ["kyc:read"]}}})
     );
+    assert_eq!(
+        v10["skills"][0]["securityRequirements"],
+        serde_json::json!([{"schemes": {"jwt": {"list": ["kyc:write"]}}},
+                           {"schemes": {"jwt": {"list": []}, "key": {"list": []}}}]),
+        "a skill's own requirement converts too"
+    );
+    assert!(v10["skills"][0].get("security").is_none());
     std::fs::write(d.join("c10.json"), &r.stdout).unwrap();
     std::fs::write(d.join("s.yaml"), yaml.replace("CARD", "c10.json")).unwrap();
     let back = a2a_sim_in(&d, &["card", "s.yaml", "kyc", "--a2a-version", "0.3"], None);
@@ -252,6 +260,10 @@ fn card_files_convert_their_security_both_ways() {
     let orig: Value = serde_json::from_str(v03).unwrap();
     assert_eq!(back["securitySchemes"], orig["securitySchemes"]);
     assert_eq!(back["security"], orig["security"]);
+    assert_eq!(
+        back["skills"], orig["skills"],
+        "the skill's `security` comes back as it was"
+    );
 }
 
 #[test]
