@@ -145,8 +145,24 @@ fn nbf_and_iat_with_the_leeway_on_both_sides() {
 #[test]
 fn each_claim_rule_refuses_with_its_reason() {
     type Edit = fn(&mut Map<String, Value>);
-    let rows: [(Edit, &str); 11] = [
+    let rows: [(Edit, &str); 15] = [
         (|c| drop(c.remove("exp")), "claim missing: `exp`"),
+        (
+            |c| drop(c.insert("iss".into(), json!(7))),
+            "claim `iss` is not a string",
+        ),
+        (
+            |c| drop(c.insert("aud".into(), json!("other"))),
+            "audience does not include `a2a-sim.acme.example`",
+        ),
+        (
+            |c| drop(c.insert("sub".into(), json!(12))),
+            "claim `sub` is not a non-empty string",
+        ),
+        (
+            |c| drop(c.insert("nbf".into(), json!("later"))),
+            "claim `nbf` is not a number",
+        ),
         (
             |c| drop(c.insert("exp".into(), json!("soon"))),
             "claim `exp` is not a number",
@@ -392,6 +408,75 @@ fn verification_uses_the_clock_before_the_tick_the_request_causes() {
     let w = world::run(&s);
     assert_eq!(w.tasks[0].history[0].tick, 3);
     assert!(w.errors.is_empty(), "{:?}", w.errors);
+}
+
+#[test]
+fn the_scenarios_leeway_applies_at_the_scenario_clock_on_both_sides() {
+    // exp = tick 3, nbf = tick 5 (one token each); leeway 2 s. A request at tick t is verified
+    // at t: exp passes before tick 5 and nbf from tick 3, and no further.
+    let with_leeway = |yaml: String| {
+        yaml.replace(
+            "platform_key: keys/platform.private.jwk.json}",
+            "platform_key: keys/platform.private.jwk.json, leeway_s: 2}",
+        )
+    };
+    let exp = token(|c| drop(c.insert("exp".into(), json!(EPOCH + 3))));
+    let nbf = token(|c| {
+        c.insert("nbf".into(), json!(EPOCH + 5));
+        c.insert("exp".into(), json!(EPOCH + 60));
+    });
+    for (t, wait, ok) in [
+        (&exp, 4, true),
+        (&exp, 5, false),
+        (&nbf, 2, false),
+        (&nbf, 3, true),
+    ] {
+        let steps =
+            format!("  - wait: {wait}\n  - discover: {{caller: orchestrator, tags: [payments]}}");
+        let s = load(&with_leeway(scenario(t, &steps))).unwrap();
+        let w = world::run(&s);
+        assert_eq!(w.errors.is_empty(), ok, "wait {wait}: {:?}", w.errors);
+    }
+    // Without the leeway, exp refuses at tick 3 exactly, and nbf passes from tick 5 exactly.
+    for (t, wait, ok) in [
+        (&exp, 2, true),
+        (&exp, 3, false),
+        (&nbf, 4, false),
+        (&nbf, 5, true),
+    ] {
+        let steps =
+            format!("  - wait: {wait}\n  - discover: {{caller: orchestrator, tags: [payments]}}");
+        let s = load(&scenario(t, &steps)).unwrap();
+        let w = world::run(&s);
+        assert_eq!(
+            w.errors.is_empty(),
+            ok,
+            "no leeway, wait {wait}: {:?}",
+            w.errors
+        );
+    }
+}
+
+#[test]
+fn a_claim_the_scenario_cannot_map_is_a_runtime_refusal() {
+    let t = token(|c| drop(c.insert("classification".into(), json!("ultra"))));
+    let r = load(&scenario(
+        &t,
+        "  - send: {caller: orchestrator, to: payments-agent, text: pay}",
+    ));
+    match r {
+        Ok(s) => {
+            let w = world::run(&s);
+            assert!(w.tasks.is_empty());
+            assert_eq!(error_codes(&w), ["unauthenticated"]);
+            assert!(
+                w.errors[0].detail.contains("`ultra`"),
+                "{}",
+                w.errors[0].detail
+            );
+        }
+        Err(e) => panic!("a bad claim is a runtime refusal, not a load error: {e}"),
+    }
 }
 
 #[test]

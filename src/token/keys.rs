@@ -177,6 +177,7 @@ fn public_key(v: &Value) -> Result<Key, MemberError> {
             "a private member `d` in a JWKS of verification keys: publish public keys only",
         ));
     }
+    public_members(v, family)?;
     let jwk: Jwk = serde_json::from_value(v.clone())
         .map_err(|e| (None, format!("not a valid {} JWK: {e}", family.kty())))?;
     let decoding = DecodingKey::from_jwk(&jwk)
@@ -187,6 +188,37 @@ fn public_key(v: &Value) -> Result<Key, MemberError> {
         alg: str_member(v, "alg")?.map(str::to_string),
         decoding,
     })
+}
+
+/// The public members a verification key of `family` needs, each a base64url string (and an EC
+/// key's curve one we verify with), so a bad one is reported at the member, not as the crate's
+/// generic refusal.
+fn public_members(v: &Value, family: Family) -> Result<(), MemberError> {
+    let members: &[&str] = match family {
+        Family::Okp => &["x"],
+        Family::Rsa => &["n", "e"],
+        Family::Ec => &["x", "y"],
+        Family::Hmac => &["k"],
+    };
+    if family == Family::Ec {
+        let crv = str_member(v, "crv")?.unwrap_or_default();
+        if !["P-256", "P-384"].contains(&crv) {
+            return Err(member_err(
+                "crv",
+                format!(
+                    "unknown EC curve `{crv}`; the curves are `P-256` (ES256) and `P-384` (ES384)"
+                ),
+            ));
+        }
+    }
+    for member in members {
+        let s = str_member(v, member)?
+            .ok_or_else(|| (None, format!("a `{}` key needs `{member}`", family.kty())))?;
+        if URL_SAFE_NO_PAD.decode(s.trim_end_matches('=')).is_err() {
+            return Err(member_err(member, format!("`{member}` is not base64url")));
+        }
+    }
+    Ok(())
 }
 
 /// A signing key from a private JWK: Ed25519 (`OKP` with `d`), RSA (`n e d p q`), EC (`crv d`) or

@@ -71,6 +71,33 @@ fn key_file_errors_point_into_the_key_file() {
     ] {
         assert!(err.contains(&want), "{want}\nnot in\n{err}");
     }
+    // A bad public member is reported at the member.
+    let members = r#"{"keys": [
+  {"kty": "EC", "kid": "e1", "crv": "P-999", "x": "AA", "y": "AA"},
+  {"kty": "oct", "kid": "o1", "k": 7},
+  {"kty": "OKP", "crv": "Ed25519", "kid": "k5", "x": "!!"},
+  {"kty": "RSA", "kid": "r1", "e": "AQAB"},
+  {"kty": "OKP", "crv": "X25519", "kid": "k6", "x": "AA"}
+]}
+"#;
+    std::fs::write(d.join("members.json"), members).unwrap();
+    let file = d.join("members.json").display().to_string();
+    let err = load_err(
+        &d,
+        &scenario(
+            &format!("keys: members.json\n{TOKEN_POLICY}"),
+            "  - {id: c, tenant: acme, classification: public}",
+        ),
+    );
+    for want in [
+        format!("{file}:2:37: unknown EC curve `P-999`"),
+        format!("{file}:3:36: `k` must be a string"),
+        format!("{file}:4:54: `x` is not base64url"),
+        format!("{file}:5:3: a `RSA` key needs `n`"),
+        format!("{file}:6:25: an OKP key must have `crv: Ed25519`"),
+    ] {
+        assert!(err.contains(&want), "{want}\nnot in\n{err}");
+    }
     let err = load_err(
         &d,
         &scenario(
