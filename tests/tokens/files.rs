@@ -621,3 +621,51 @@ fn a_key_pinned_to_one_alg_verifies_only_that_one() {
         "{why}"
     );
 }
+
+#[test]
+fn no_output_of_the_bundled_scenario_shows_a_part_of_its_tokens() {
+    let keys = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/keys");
+    let mut parts = Vec::new();
+    for entry in std::fs::read_dir(&keys).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jwt") {
+            let token = std::fs::read_to_string(&path).unwrap();
+            // The claims and the signature; a header is shared by every token of one key.
+            parts.extend(
+                token
+                    .trim()
+                    .split('.')
+                    .skip(1)
+                    .filter(|p| p.len() > 8)
+                    .map(String::from),
+            );
+        }
+    }
+    assert!(parts.len() >= 8, "the bundled tokens: {parts:?}");
+    let scenario = "scenarios/verified-callers.yaml";
+    let mut outputs = vec![a2a_sim(&["test", scenario])];
+    for format in [
+        "table",
+        "json",
+        "a2a",
+        "a2a-stream",
+        "acp",
+        "mermaid",
+        "html",
+    ] {
+        outputs.push(a2a_sim(&["run", scenario, "--format", format]));
+    }
+    for step in ["1", "2", "3", "4", "5", "6", "7", "8"] {
+        outputs.push(a2a_sim(&["explain", scenario, "--step", step]));
+    }
+    outputs.push(a2a_sim(&["coverage", scenario]));
+    for out in outputs {
+        assert_eq!(out.status, 0, "{}", out.stderr);
+        for part in &parts {
+            assert!(
+                !out.stdout.contains(part.as_str()) && !out.stderr.contains(part.as_str()),
+                "an output shows a part of a token"
+            );
+        }
+    }
+}
