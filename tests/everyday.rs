@@ -241,6 +241,43 @@ fn item2_set_problems_are_located_at_the_override() {
     assert!(r.stderr.contains("`test --set` is refused"), "{}", r.stderr);
 }
 
+#[test]
+fn item2_explore_takes_set_with_the_same_semantics_and_located_errors() {
+    let dir = with_libs("ed-set-explore");
+    write(
+        &dir,
+        "s.yaml",
+        &format!("{USES_LIBS}expect:\n  - {{task: a, always: true, state: completed}}\n"),
+    );
+    let args = ["explore", "s.yaml", "--runs", "3", "--faults", "slow"];
+    let plain = a2a_sim_in(&dir, &args, None);
+    assert_eq!(
+        (plain.status, plain.stdout.as_str()),
+        (0, "3 runs, 0 violations\n"),
+        "{}",
+        plain.stderr
+    );
+    // The override reaches every run: the caller now lacks the clearance, so the claim breaks.
+    let mut set = args.to_vec();
+    set.extend(["--set", "callers.orchestrator.classification=restricted"]);
+    let r = a2a_sim_in(&dir, &set, None);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.ends_with("3 runs, 3 violations\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("outcome denied"), "{}", r.stdout);
+    let mut bad = args.to_vec();
+    bad.extend(["--set", "policy.max_depth=0"]);
+    let r = a2a_sim_in(&dir, &bad, None);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr
+            .starts_with("--set policy.max_depth=0: max_depth must be at least 1"),
+        "{}",
+        r.stderr
+    );
+    let r = a2a_sim_in(&dir, &["explore", "s.yaml", "--set", "nokey"], None);
+    assert_eq!(r.status, 2, "{}", r.stderr);
+}
+
 // 4. CLI conventions
 
 #[test]
