@@ -26,11 +26,8 @@ impl<'s> World<'s> {
         }
         if let Some(reply) = spec.replies.get(d.replies_given) {
             self.delegations[ix].replies_given += 1;
-            self.give_reply(
-                child,
-                Cow::Borrowed(reply.text.as_str()),
-                reply.data.as_ref(),
-            );
+            let text = self.render(task, &reply.text);
+            self.give_reply(child, text, reply.data.as_ref());
             return Next::Stop;
         }
         // Escalate: take the child's pause, with its latest status message, and wait for the owner.

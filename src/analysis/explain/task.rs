@@ -168,7 +168,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                     }
                     HandlerStep::Message(m) => {
                         push(
-                            json!({"handler_step": n, "event": "message", "text": m}),
+                            json!({"handler_step": n, "event": "message", "text": m.as_str()}),
                             format!("            step {n}: message {m:?}"),
                             &mut text,
                             &mut path,
