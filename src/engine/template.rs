@@ -119,3 +119,9 @@ impl From<String> for Text {
         Text::plain(s)
     }
 }
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.written == *other
+    }
+}

@@ -6,8 +6,8 @@
 //!
 //! [`TRANSITIONS`]: crate::engine::lifecycle::TRANSITIONS
 
-use crate::engine::lifecycle::TaskState;
 use crate::engine::conditions::Subject;
+use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::{
     Agent, AgentIx, FanTargets, HandlerStep, OnError, OnPause, Scenario, Step, Target, Text,
 };
@@ -252,17 +252,25 @@ fn template_results(
         let mut texts: Vec<(Vec<Seg>, &Text)> = Vec::new();
         match step {
             HandlerStep::Status(_, Some(t)) => texts.push((here.clone(), t)),
-            HandlerStep::Message(t) => texts.push(([&here[..], &[Seg::from("message")]].concat(), t)),
+            HandlerStep::Message(t) => {
+                texts.push(([&here[..], &[Seg::from("message")]].concat(), t))
+            }
             HandlerStep::Artifact(a) => {
                 if let Some(t) = &a.text {
-                    texts.push(([&here[..], &[Seg::from("artifact"), Seg::from("text")]].concat(), t));
+                    texts.push((
+                        [&here[..], &[Seg::from("artifact"), Seg::from("text")]].concat(),
+                        t,
+                    ));
                 }
             }
             HandlerStep::Delegate(d) => {
                 let key = [&here[..], &[Seg::from("delegate")]].concat();
                 texts.push(([&key[..], &[Seg::from("text")]].concat(), &d.message.text));
                 for (k, r) in d.replies.iter().enumerate() {
-                    let p = [&key[..], &[Seg::from("replies"), Seg::Index(k), Seg::from("text")]];
+                    let p = [
+                        &key[..],
+                        &[Seg::from("replies"), Seg::Index(k), Seg::from("text")],
+                    ];
                     texts.push((p.concat(), &r.text));
                 }
             }
@@ -295,9 +303,23 @@ fn template_results(
             HandlerStep::FanOut(f) => mark(defined, f.result),
             HandlerStep::When(w) => {
                 let mut then = defined.clone();
-                template_results(&[&here[..], &[Seg::from("then")]].concat(), &w.then, &mut then, n, agent, out);
+                template_results(
+                    &[&here[..], &[Seg::from("then")]].concat(),
+                    &w.then,
+                    &mut then,
+                    n,
+                    agent,
+                    out,
+                );
                 let mut otherwise = defined.clone();
-                template_results(&[&here[..], &[Seg::from("else")]].concat(), &w.otherwise, &mut otherwise, n, agent, out);
+                template_results(
+                    &[&here[..], &[Seg::from("else")]].concat(),
+                    &w.otherwise,
+                    &mut otherwise,
+                    n,
+                    agent,
+                    out,
+                );
                 for (d, (t, e)) in defined.iter_mut().zip(then.into_iter().zip(otherwise)) {
                     *d = t && e;
                 }
