@@ -158,6 +158,49 @@ fn item1_a_library_is_checked_skipped_by_test_and_refused_by_run() {
     assert_eq!(r.status, 0, "{}", r.stderr);
 }
 
+#[test]
+fn item1_imported_items_come_first_in_import_order_and_paths_are_relative_to_their_file() {
+    let dir = scratch("ed-imports-order");
+    let agent = |name: &str| {
+        format!(
+            "  - {{name: {name}, tenant: acme, clearance: public, skills: [{{id: {name}, tags: [x]}}], handler: [working, completed]}}\n"
+        )
+    };
+    // lib/one.yaml imports nested/zero.yaml (relative to lib/), whose agent's card is relative
+    // to lib/nested/.
+    let card = std::fs::read_to_string("scenarios/cards/kyc-registry.json").unwrap();
+    write(&dir, "lib/nested/cards/kyc.json", &card);
+    write(
+        &dir,
+        "lib/nested/zero.yaml",
+        "agents:\n  - {card: cards/kyc.json, tenant: acme, clearance: public, handler: [working, completed]}\n",
+    );
+    write(
+        &dir,
+        "lib/one.yaml",
+        &format!("imports: [nested/zero.yaml]\nagents:\n{}", agent("one")),
+    );
+    write(&dir, "lib/two.yaml", &format!("agents:\n{}", agent("two")));
+    write(
+        &dir,
+        "s.yaml",
+        &format!(
+            "imports: [lib/one.yaml, lib/two.yaml]\nagents:\n{}{CALLERS_LIB}steps:\n  - send: {{caller: orchestrator, to: kyc-registry, text: hi}}\n",
+            agent("root")
+        ),
+    );
+    let r = a2a_sim_in(&dir, &["card", "--list", "s.yaml"], None);
+    assert_eq!(
+        (r.status, r.stdout.as_str()),
+        (
+            0,
+            "kyc-registry\tlib/nested/cards/kyc.json\none\ntwo\nroot\n"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
 // 2. --set
 
 #[test]
