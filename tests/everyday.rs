@@ -569,6 +569,25 @@ fn item4_dash_reads_standard_input() {
 }
 
 #[test]
+fn item4_standard_input_resolves_relative_paths_from_the_current_directory() {
+    let dir = with_libs("ed-stdin-rel");
+    let r = a2a_sim_in(&dir, &["run", "--format", "json", "-"], Some(USES_LIBS));
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["scenario"], "stdin");
+    assert_eq!(v["tasks"][0]["agent"], "screener");
+    // An error inside an import read from standard input is located in the imported file.
+    write(
+        &dir,
+        "lib/callers.yaml",
+        "callers:\n  - {id: orchestrator, tenant: acme, classification: secret}\n",
+    );
+    let r = a2a_sim_in(&dir, &["check", "-"], Some(USES_LIBS));
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.starts_with("lib/callers.yaml:2:"), "{}", r.stderr);
+}
+
+#[test]
 fn item4_jobs_zero_is_a_usage_error_and_summaries_are_plural_aware() {
     for cmd in ["run", "check", "test"] {
         let r = a2a_sim(&[cmd, "--jobs", "0", "scenarios/discovery.yaml"]);
@@ -580,6 +599,18 @@ fn item4_jobs_zero_is_a_usage_error_and_summaries_are_plural_aware() {
     assert!(
         r.stdout
             .contains("1 step, 1 task, 0 denials, 0 pushes, 0 errors"),
+        "{}",
+        r.stdout
+    );
+    write(
+        &dir,
+        "one.yaml",
+        &format!("{USES_LIBS}  - get: {{caller: orchestrator, task_id: task-9}}\n"),
+    );
+    let r = a2a_sim_in(&dir, &["run", "one.yaml"], None);
+    assert!(
+        r.stdout
+            .contains("2 steps, 1 task, 0 denials, 0 pushes, 1 error\n"),
         "{}",
         r.stdout
     );
@@ -608,6 +639,30 @@ fn item5_github_annotations_for_check_and_test() {
     );
     assert!(
         r.stderr.contains("::unknown caller `nobody`"),
+        "{}",
+        r.stderr
+    );
+    // A warning is `::warning` (a template's result that may be absent on some path).
+    write(
+        &dir,
+        "warn.yaml",
+        &format!(
+            "templates: true\n{}{CALLERS_LIB}",
+            AGENTS_LIB.replace(
+                "handler: [working, completed]",
+                "handler:\n      - when: {input: {}, text: x}\n        then: [delegate: {to: screener, text: t, as: r}]\n      - completed: \"{{{{result.r.text}}}}\""
+            )
+        ),
+    );
+    let r = a2a_sim_in(
+        &dir,
+        &["check", "--error-format", "github", "warn.yaml"],
+        None,
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("::warning file=warn.yaml,line=12,col="),
         "{}",
         r.stderr
     );
