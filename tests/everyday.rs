@@ -700,6 +700,15 @@ fn item6_no_scenarios_exits_2_and_an_empty_partition_0() {
         "{}",
         r.stderr
     );
+    // With no PATH, `test` searches `scenarios` (the README says so).
+    std::fs::create_dir_all(dir.join("scenarios")).unwrap();
+    let r = a2a_sim_in(&dir, &["test"], None);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.contains("no scenarios found under scenarios"),
+        "{}",
+        r.stderr
+    );
     let dir = with_libs("ed-partition");
     a2a_sim_in(&dir, &["test", "--bless", "."], None);
     let kept: Vec<i32> = (1..=3)
@@ -750,6 +759,8 @@ fn item7_junit_message_is_the_first_differing_line_and_errors_are_counted() {
         xml.contains("expected `&quot;message&quot;: &quot;hi&quot;"),
         "{xml}"
     );
+    // The body holds the whole diff: the actual line too.
+    assert!(xml.contains("&quot;changed&quot;"), "{xml}");
     assert!(xml.contains("<error message="), "{xml}");
 }
 
@@ -1016,6 +1027,9 @@ fn item15_the_readme_explains_what_a_new_user_asked() {
         "--error-format github",
         "status_message",
         "no scenarios found under",
+        "PATH defaults to `scenarios`",
+        "templates: true",
+        "`a2a-sim explore FILE... [--runs N] [--seed S] [--faults KINDS] [--set KEY=VALUE]...",
     ] {
         assert!(readme.contains(key), "README lacks {key}");
     }
