@@ -241,7 +241,7 @@ impl Walk<'_> {
 fn template_results(
     at: &[Seg],
     steps: &[HandlerStep],
-    defined: &mut Vec<bool>,
+    defined: &mut [bool],
     n: &mut usize,
     agent: &Agent,
     out: &mut Vec<Problem>,
@@ -302,7 +302,7 @@ fn template_results(
             HandlerStep::Delegate(d) => mark(defined, d.result),
             HandlerStep::FanOut(f) => mark(defined, f.result),
             HandlerStep::When(w) => {
-                let mut then = defined.clone();
+                let mut then = defined.to_vec();
                 template_results(
                     &[&here[..], &[Seg::from("then")]].concat(),
                     &w.then,
@@ -311,7 +311,7 @@ fn template_results(
                     agent,
                     out,
                 );
-                let mut otherwise = defined.clone();
+                let mut otherwise = defined.to_vec();
                 template_results(
                     &[&here[..], &[Seg::from("else")]].concat(),
                     &w.otherwise,
