@@ -494,20 +494,25 @@ fn item3_the_opt_in_belongs_to_the_file_that_defines_the_agent() {
     let dir = scratch("ed-templates-imports");
     let agent = |templates: &str| {
         format!(
-            "{templates}agents:\n  - name: echo\n    tenant: acme\n    clearance: confidential\n    skills: [{{id: e, tags: [echo]}}]\n    handler: [working: \"got {{{{input.text}}}}\", completed]\n"
+            "{templates}agents:\n  - name: echo\n    tenant: acme\n    clearance: confidential\n    skills: [{{id: e, tags: [echo]}}]\n    handler: [working: \"got {{{{ input.text }}}} {{{{input.data./a~1b}}}} {{{{input.data.n}}}} {{{{input.data.t}}}}\", completed]\n"
         )
     };
     write(&dir, "plain.yaml", &agent(""));
     write(&dir, "templated.yaml", &agent("templates: true\n"));
     for (lib, root_opt_in, want) in [
-        ("plain.yaml", "templates: true\n", "got {{input.text}}"),
-        ("templated.yaml", "", "got hi"),
+        (
+            "plain.yaml",
+            "templates: true\n",
+            "got {{ input.text }} {{input.data./a~1b}} {{input.data.n}} {{input.data.t}}",
+        ),
+        // Spaces inside the braces are ignored; a JSON Pointer path; null and true as JSON.
+        ("templated.yaml", "", "got hi 7 null true"),
     ] {
         write(
             &dir,
             "s.yaml",
             &format!(
-                "{root_opt_in}imports: [{lib}]\ncallers:\n  - {{id: c, tenant: acme, classification: internal}}\nsteps:\n  - send: {{caller: c, to: echo, text: hi}}\n"
+                "{root_opt_in}imports: [{lib}]\ncallers:\n  - {{id: c, tenant: acme, classification: internal}}\nsteps:\n  - send: {{caller: c, to: echo, text: hi, data: {{\"a/b\": 7, n: null, t: true}}}}\n"
             ),
         );
         let got = texts(&run_json(&dir, "s.yaml"));
