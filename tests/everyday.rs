@@ -158,6 +158,49 @@ fn item1_a_library_is_checked_skipped_by_test_and_refused_by_run() {
     assert_eq!(r.status, 0, "{}", r.stderr);
 }
 
+#[test]
+fn item1_imported_items_come_first_in_import_order_and_paths_are_relative_to_their_file() {
+    let dir = scratch("ed-imports-order");
+    let agent = |name: &str| {
+        format!(
+            "  - {{name: {name}, tenant: acme, clearance: public, skills: [{{id: {name}, tags: [x]}}], handler: [working, completed]}}\n"
+        )
+    };
+    // lib/one.yaml imports nested/zero.yaml (relative to lib/), whose agent's card is relative
+    // to lib/nested/.
+    let card = std::fs::read_to_string("scenarios/cards/kyc-registry.json").unwrap();
+    write(&dir, "lib/nested/cards/kyc.json", &card);
+    write(
+        &dir,
+        "lib/nested/zero.yaml",
+        "agents:\n  - {card: cards/kyc.json, tenant: acme, clearance: public, handler: [working, completed]}\n",
+    );
+    write(
+        &dir,
+        "lib/one.yaml",
+        &format!("imports: [nested/zero.yaml]\nagents:\n{}", agent("one")),
+    );
+    write(&dir, "lib/two.yaml", &format!("agents:\n{}", agent("two")));
+    write(
+        &dir,
+        "s.yaml",
+        &format!(
+            "imports: [lib/one.yaml, lib/two.yaml]\nagents:\n{}{CALLERS_LIB}steps:\n  - send: {{caller: orchestrator, to: kyc-registry, text: hi}}\n",
+            agent("root")
+        ),
+    );
+    let r = a2a_sim_in(&dir, &["card", "--list", "s.yaml"], None);
+    assert_eq!(
+        (r.status, r.stdout.as_str()),
+        (
+            0,
+            "kyc-registry\tlib/nested/cards/kyc.json\none\ntwo\nroot\n"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
 // 2. --set
 
 #[test]
@@ -241,6 +284,256 @@ fn item2_set_problems_are_located_at_the_override() {
     assert!(r.stderr.contains("`test --set` is refused"), "{}", r.stderr);
 }
 
+#[test]
+fn item2_explore_takes_set_with_the_same_semantics_and_located_errors() {
+    let dir = with_libs("ed-set-explore");
+    write(
+        &dir,
+        "s.yaml",
+        &format!("{USES_LIBS}expect:\n  - {{task: a, always: true, state: completed}}\n"),
+    );
+    let args = ["explore", "s.yaml", "--runs", "3", "--faults", "slow"];
+    let plain = a2a_sim_in(&dir, &args, None);
+    assert_eq!(
+        (plain.status, plain.stdout.as_str()),
+        (0, "3 runs, 0 violations\n"),
+        "{}",
+        plain.stderr
+    );
+    // The override reaches every run: the caller now lacks the clearance, so the claim breaks.
+    let mut set = args.to_vec();
+    set.extend(["--set", "callers.orchestrator.classification=restricted"]);
+    let r = a2a_sim_in(&dir, &set, None);
+    assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.ends_with("3 runs, 3 violations\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("outcome denied"), "{}", r.stdout);
+    let mut bad = args.to_vec();
+    bad.extend(["--set", "policy.max_depth=0"]);
+    let r = a2a_sim_in(&dir, &bad, None);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr
+            .starts_with("--set policy.max_depth=0: max_depth must be at least 1"),
+        "{}",
+        r.stderr
+    );
+    let r = a2a_sim_in(&dir, &["explore", "s.yaml", "--set", "nokey"], None);
+    assert_eq!(r.status, 2, "{}", r.stderr);
+}
+
+// 3. templates in handler texts
+
+const TEMPLATES: &str = "scenarios/templates.yaml";
+
+fn run_json(dir: &Path, file: &str) -> serde_json::Value {
+    let r = a2a_sim_in(dir, &["run", "--format", "json", file], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    serde_json::from_str(&r.stdout).unwrap()
+}
+
+/// Every message text of every task, in order, and every artifact text.
+fn texts(v: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in v["tasks"].as_array().unwrap() {
+        for m in t["messages"].as_array().unwrap() {
+            out.push(m["text"].as_str().unwrap_or_default().to_string());
+        }
+        for a in t["artifacts"].as_array().unwrap() {
+            out.push(a["text"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn item3_templates_render_every_reference_in_every_place() {
+    let v = run_json(Path::new(env!("CARGO_MANIFEST_DIR")), TEMPLATES);
+    let got = texts(&v);
+    for want in [
+        // a status message; input.data, a number as JSON
+        "Screening PMT-771: 12500 EUR",
+        // delegate text, then input.text in the child's status message
+        "Screen the beneficiary Acme Trading FZE of PMT-771",
+        // a scripted reply's text
+        "Acme Trading FZE is a customer since 2019",
+        // reply.text and reply.data
+        "Noted: Acme Trading FZE is a customer since 2019 (since 2019)",
+        // message: result text, a number, a list as compact JSON, a missing value as nothing
+        "Screening said no match (score 0.12, lists [\"ofac\",\"eu\"])",
+        // fan_out text, then input.text in each member's artifact
+        "Book PMT-771: release",
+        "FX for Book PMT-771: release",
+        // artifact text with a fan-out's result: its completed members' texts, as `from` joins them
+        "Released PMT-771; booked: FX for Book PMT-771: release\n\nLedger entry for Book PMT-771: release",
+        // `{{{{` is a literal `{{`
+        "PMT-771 released (template syntax: {{input.text}})",
+    ] {
+        assert!(got.iter().any(|t| t == want), "{want:?} not in {got:#?}");
+    }
+}
+
+#[test]
+fn item3_without_the_opt_in_braces_stay_literal() {
+    let text = std::fs::read_to_string(TEMPLATES).unwrap();
+    let dir = scratch("ed-templates-off");
+    write(&dir, "t.yaml", &text.replace("templates: true\n", ""));
+    let got = texts(&run_json(&dir, "t.yaml"));
+    assert!(
+        got.iter().any(|t| t
+            == "Screening {{input.data.payment}}: {{input.data.amount}} {{input.data.currency}}"),
+        "{got:#?}"
+    );
+    assert!(
+        got.iter().any(|t| t.contains("{{{{input.text}}")),
+        "{got:#?}"
+    );
+}
+
+#[test]
+fn item3_unknown_references_are_load_errors_at_the_text() {
+    let text = std::fs::read_to_string(TEMPLATES).unwrap();
+    let dir = scratch("ed-templates-bad");
+    for (from, to, want) in [
+        (
+            "{{input.data.currency}}",
+            "{{inptu.text}}",
+            "t.yaml:22:18: unknown template reference `{{inptu.text}}`",
+        ),
+        (
+            "{{input.data.currency}}",
+            "{{input.txt}}",
+            "t.yaml:22:18: unknown template reference `{{input.txt}}`",
+        ),
+        (
+            "{{result.screen.text}}",
+            "{{result.scren.text}}",
+            "t.yaml:30:18: unknown result `scren` in template reference",
+        ),
+        // A delegation's own text cannot use its result: it is defined after the step.
+        (
+            "text: \"Screen the beneficiary {{input.data.beneficiary}}",
+            "text: \"Screen {{result.screen.text}}",
+            "t.yaml:25:17: unknown result `screen`",
+        ),
+        (
+            "{{result.screen.data.score}}",
+            "{{result.screen.data.a..b}}",
+            "t.yaml:30:18: template reference `{{result.screen.data.a..b}}`: `a..b` has an empty segment",
+        ),
+        (
+            "{{input.data.currency}}\"",
+            "{{input.data.currency\"",
+            "t.yaml:22:18: a template reference opened with `{{` is not closed",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        write(&dir, "t.yaml", &text.replacen(from, to, 1));
+        for cmd in ["check", "run"] {
+            let r = a2a_sim_in(&dir, &[cmd, "t.yaml"], None);
+            assert_eq!(r.status, 2, "{to}: {}", r.stderr);
+            assert!(r.stderr.starts_with(want), "{to}: {}", r.stderr);
+        }
+    }
+}
+
+#[test]
+fn item3_check_warns_where_a_referenced_result_may_be_absent() {
+    let dir = scratch("ed-templates-absent");
+    let file = "\
+templates: true
+agents:
+  - name: payments
+    tenant: acme
+    clearance: confidential
+    skills: [{id: pay, tags: [payments]}]
+    handler:
+      - working
+      - when: {input: {}, text: Pay}
+        then:
+          - delegate: {to: screener, text: Screen, as: screen}
+          - message: \"screened: {{result.screen.text}}\"
+        else:
+          - message: \"not screened: {{result.screen.text}}\"
+      - completed: \"Done: {{result.screen.text}}\"
+  - name: screener
+    tenant: acme
+    clearance: confidential
+    skills: [{id: screen, tags: [sanctions]}]
+    handler: [working, completed]
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - send: {caller: orchestrator, to: payments, text: Hold, as: pay}
+";
+    write(&dir, "w.yaml", file);
+    let r = a2a_sim_in(&dir, &["check", "w.yaml"], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", r.stderr);
+    assert!(
+        lines[0].starts_with("w.yaml:14:22: warning: handler step 5 renders `result.screen`"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        lines[1].starts_with("w.yaml:15:9: warning: handler step 6"),
+        "{}",
+        r.stderr
+    );
+    // Rendered on the path where it is absent: empty.
+    let got = texts(&run_json(&dir, "w.yaml"));
+    assert!(got.iter().any(|t| t == "not screened: "), "{got:#?}");
+    assert!(got.iter().any(|t| t == "Done: "), "{got:#?}");
+    // Defined on every path before its use: no warning (the bundled example has none).
+    let r = a2a_sim(&["check", "--deny", "warnings", TEMPLATES]);
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn item3_the_opt_in_belongs_to_the_file_that_defines_the_agent() {
+    let dir = scratch("ed-templates-imports");
+    let agent = |templates: &str| {
+        format!(
+            "{templates}agents:\n  - name: echo\n    tenant: acme\n    clearance: confidential\n    skills: [{{id: e, tags: [echo]}}]\n    handler: [working: \"got {{{{ input.text }}}} {{{{input.data./a~1b}}}} {{{{input.data.n}}}} {{{{input.data.t}}}}\", completed]\n"
+        )
+    };
+    write(&dir, "plain.yaml", &agent(""));
+    write(&dir, "templated.yaml", &agent("templates: true\n"));
+    for (lib, root_opt_in, want) in [
+        (
+            "plain.yaml",
+            "templates: true\n",
+            "got {{ input.text }} {{input.data./a~1b}} {{input.data.n}} {{input.data.t}}",
+        ),
+        // Spaces inside the braces are ignored; a JSON Pointer path; null and true as JSON.
+        ("templated.yaml", "", "got hi 7 null true"),
+    ] {
+        write(
+            &dir,
+            "s.yaml",
+            &format!(
+                "{root_opt_in}imports: [{lib}]\ncallers:\n  - {{id: c, tenant: acme, classification: internal}}\nsteps:\n  - send: {{caller: c, to: echo, text: hi, data: {{\"a/b\": 7, n: null, t: true}}}}\n"
+            ),
+        );
+        let got = texts(&run_json(&dir, "s.yaml"));
+        assert!(got.iter().any(|t| t == want), "{lib}: {got:#?}");
+    }
+}
+
+#[test]
+fn item3_the_schema_has_the_opt_in() {
+    let r = a2a_sim(&["schema"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let t = &v["properties"]["templates"];
+    assert!(
+        t["description"]
+            .as_str()
+            .unwrap()
+            .contains("{{input.text}}"),
+        "{t}"
+    );
+}
+
 // 4. CLI conventions
 
 #[test]
@@ -281,6 +574,25 @@ fn item4_dash_reads_standard_input() {
 }
 
 #[test]
+fn item4_standard_input_resolves_relative_paths_from_the_current_directory() {
+    let dir = with_libs("ed-stdin-rel");
+    let r = a2a_sim_in(&dir, &["run", "--format", "json", "-"], Some(USES_LIBS));
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["scenario"], "stdin");
+    assert_eq!(v["tasks"][0]["agent"], "screener");
+    // An error inside an import read from standard input is located in the imported file.
+    write(
+        &dir,
+        "lib/callers.yaml",
+        "callers:\n  - {id: orchestrator, tenant: acme, classification: secret}\n",
+    );
+    let r = a2a_sim_in(&dir, &["check", "-"], Some(USES_LIBS));
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.starts_with("lib/callers.yaml:2:"), "{}", r.stderr);
+}
+
+#[test]
 fn item4_jobs_zero_is_a_usage_error_and_summaries_are_plural_aware() {
     for cmd in ["run", "check", "test"] {
         let r = a2a_sim(&[cmd, "--jobs", "0", "scenarios/discovery.yaml"]);
@@ -292,6 +604,18 @@ fn item4_jobs_zero_is_a_usage_error_and_summaries_are_plural_aware() {
     assert!(
         r.stdout
             .contains("1 step, 1 task, 0 denials, 0 pushes, 0 errors"),
+        "{}",
+        r.stdout
+    );
+    write(
+        &dir,
+        "one.yaml",
+        &format!("{USES_LIBS}  - get: {{caller: orchestrator, task_id: task-9}}\n"),
+    );
+    let r = a2a_sim_in(&dir, &["run", "one.yaml"], None);
+    assert!(
+        r.stdout
+            .contains("2 steps, 1 task, 0 denials, 0 pushes, 1 error\n"),
         "{}",
         r.stdout
     );
@@ -320,6 +644,30 @@ fn item5_github_annotations_for_check_and_test() {
     );
     assert!(
         r.stderr.contains("::unknown caller `nobody`"),
+        "{}",
+        r.stderr
+    );
+    // A warning is `::warning` (a template's result that may be absent on some path).
+    write(
+        &dir,
+        "warn.yaml",
+        &format!(
+            "templates: true\n{}{CALLERS_LIB}",
+            AGENTS_LIB.replace(
+                "handler: [working, completed]",
+                "handler:\n      - when: {input: {}, text: x}\n        then: [delegate: {to: screener, text: t, as: r}]\n      - completed: \"{{{{result.r.text}}}}\""
+            )
+        ),
+    );
+    let r = a2a_sim_in(
+        &dir,
+        &["check", "--error-format", "github", "warn.yaml"],
+        None,
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("::warning file=warn.yaml,line=12,col="),
         "{}",
         r.stderr
     );
@@ -354,6 +702,15 @@ fn item6_no_scenarios_exits_2_and_an_empty_partition_0() {
     assert_eq!(r.status, 2);
     assert!(
         r.stderr.contains("no scenarios found under ."),
+        "{}",
+        r.stderr
+    );
+    // With no PATH, `test` searches `scenarios` (the README says so).
+    std::fs::create_dir_all(dir.join("scenarios")).unwrap();
+    let r = a2a_sim_in(&dir, &["test"], None);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr.contains("no scenarios found under scenarios"),
         "{}",
         r.stderr
     );
@@ -407,6 +764,8 @@ fn item7_junit_message_is_the_first_differing_line_and_errors_are_counted() {
         xml.contains("expected `&quot;message&quot;: &quot;hi&quot;"),
         "{xml}"
     );
+    // The body holds the whole diff: the actual line too.
+    assert!(xml.contains("&quot;changed&quot;"), "{xml}");
     assert!(xml.contains("<error message="), "{xml}");
 }
 
@@ -673,6 +1032,9 @@ fn item15_the_readme_explains_what_a_new_user_asked() {
         "--error-format github",
         "status_message",
         "no scenarios found under",
+        "PATH defaults to `scenarios`",
+        "templates: true",
+        "`a2a-sim explore FILE... [--runs N] [--seed S] [--faults KINDS] [--set KEY=VALUE]...",
     ] {
         assert!(readme.contains(key), "README lacks {key}");
     }

@@ -101,6 +101,9 @@ pub(super) enum Command {
         partition: Option<(u64, u64)>,
         #[arg(long, value_enum, default_value_t = ExploreFormat::Human)]
         format: ExploreFormat,
+        /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+        set: Vec<Override>,
     },
     /// Print the JSON Schema of scenario files (for editors).
     Schema,

@@ -112,6 +112,7 @@ pub fn main() -> i32 {
             jobs,
             partition,
             format,
+            set,
         } => {
             let opts = crate::testing::explore::Options {
                 runs,
@@ -122,7 +123,7 @@ pub fn main() -> i32 {
                 json: format == ExploreFormat::Json,
             };
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            crate::testing::explore::command(&files, &opts, &mut out)
+            crate::testing::explore::command(&files, &opts, &set, &mut out)
         }
         Command::Completions { shell } => {
             let mut out = Vec::new();

@@ -388,7 +388,7 @@ impl<'s> World<'s> {
             classification: ctx.classification,
             parent: Some(task),
             context: None,
-            text: Cow::Borrowed(message.text.as_str()),
+            text: self.render(task, &message.text),
             data: message.data.as_ref(),
             via: Some((ix, m)),
             attempt,

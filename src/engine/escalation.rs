@@ -30,11 +30,8 @@ impl<'s> World<'s> {
                 self.reply_refused(task, ix, child, refused);
                 return Next::Stop;
             }
-            self.give_reply(
-                child,
-                Cow::Borrowed(reply.text.as_str()),
-                reply.data.as_ref(),
-            );
+            let text = self.render(task, &reply.text);
+            self.give_reply(child, text, reply.data.as_ref());
             return Next::Stop;
         }
         // Escalate: take the child's pause, with its latest status message, and wait for the owner.

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::engine::conditions::{self, Facts};
+use crate::engine::conditions::{self, Facts, Subject};
 use crate::engine::delegation::Pending;
 use crate::engine::program::Op;
 use crate::engine::record::*;
@@ -67,7 +67,7 @@ impl<'s> World<'s> {
     fn run_step_of(&mut self, task: TaskIx, n: usize, step: &'s HandlerStep) -> Next {
         match step {
             HandlerStep::Status(state, text) => {
-                let message = text.as_deref().map(Cow::Borrowed);
+                let message = text.as_ref().map(|t| self.render(task, t));
                 match self.set_status(task, *state, message) {
                     Ok(()) if state.is_terminal() || state.is_pause() => Next::Stop,
                     Ok(()) => Next::Again,
@@ -79,11 +79,12 @@ impl<'s> World<'s> {
             }
             HandlerStep::Message(text) => {
                 let id = self.next_message_id();
+                let text = self.render(task, text);
                 let t = &mut self.tasks[task];
                 t.messages.push(Message {
                     id,
                     role: Role::Agent,
-                    text: Cow::Borrowed(text),
+                    text,
                     data: None,
                 });
                 let ix = t.messages.len() - 1;
@@ -92,7 +93,8 @@ impl<'s> World<'s> {
             }
             HandlerStep::Artifact(spec) if spec.from.is_empty() => {
                 self.ids.artifact += 1;
-                let artifact = Artifact::scripted(self.ids.artifact, spec);
+                let text = spec.text.as_ref().map(|t| self.render(task, t));
+                let artifact = Artifact::scripted(self.ids.artifact, spec, text);
                 self.add_artifact(task, artifact);
                 Next::Again
             }
@@ -161,6 +163,22 @@ impl<'s> World<'s> {
     }
 
     /// What a condition sees of one subject, for this task.
+    /// A handler text of `task` as it reads now: plain text as written, a template with each
+    /// reference filled in (a result as `artifact: {from}` merges it).
+    pub(crate) fn render(&self, task: TaskIx, text: &'s Text) -> Cow<'s, str> {
+        if text.parts().is_empty() {
+            return Cow::Borrowed(text.as_str());
+        }
+        let rendered = text.render(|s| match s {
+            Subject::Result(r) => self.merged_results(task, &[r]),
+            _ => {
+                let f = self.facts(task, s);
+                (f.text, f.data)
+            }
+        });
+        Cow::Owned(rendered.into_owned())
+    }
+
     fn facts(&self, task: TaskIx, subject: Subject) -> Facts<'_> {
         let t = &self.tasks[task];
         let message = |ix: usize| {

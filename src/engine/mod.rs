@@ -23,6 +23,7 @@ pub mod scheduler;
 pub mod status;
 pub mod symbols;
 pub mod task;
+pub mod template;
 pub mod token;
 mod verified;
 pub mod world;

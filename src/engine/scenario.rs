@@ -6,6 +6,7 @@ pub use crate::engine::delegation::Outcome;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::{HostPattern, Secret};
 use crate::engine::symbols::{Sym, Symbols};
+pub use crate::engine::template::Text;
 
 /// A `data` mapping: JSON keys in the scenario file's order.
 pub type DataMap = serde_json::Map<String, serde_json::Value>;
@@ -230,8 +231,8 @@ pub type ResultIx = usize;
 
 #[derive(Debug)]
 pub enum HandlerStep {
-    Status(TaskState, Option<String>),
-    Message(String),
+    Status(TaskState, Option<Text>),
+    Message(Text),
     Artifact(ArtifactSpec),
     Delegate(Delegate),
     FanOut(FanOut),
@@ -243,7 +244,7 @@ pub enum HandlerStep {
 #[derive(Debug)]
 pub struct ArtifactSpec {
     pub name: Option<String>,
-    pub text: Option<String>,
+    pub text: Option<Text>,
     pub data: Option<DataMap>,
     /// `from`: made of these results (then `text` and `data` are absent).
     pub from: Vec<ResultIx>,
@@ -341,7 +342,7 @@ pub enum Target {
 
 #[derive(Debug)]
 pub struct MessageSpec {
-    pub text: String,
+    pub text: Text,
     pub data: Option<DataMap>,
 }
 

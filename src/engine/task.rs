@@ -81,12 +81,12 @@ pub struct Artifact<'s> {
 }
 
 impl<'s> Artifact<'s> {
-    /// An artifact exactly as the handler script wrote it.
-    pub fn scripted(id: u64, spec: &'s ArtifactSpec) -> Self {
+    /// An artifact as the handler script wrote it, its text rendered.
+    pub fn scripted(id: u64, spec: &'s ArtifactSpec, text: Option<Cow<'s, str>>) -> Self {
         Artifact {
             id,
             name: spec.name.as_deref(),
-            text: spec.text.as_deref().map(Cow::Borrowed),
+            text,
             data: spec.data.as_ref().map(Cow::Borrowed),
         }
     }

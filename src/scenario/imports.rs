@@ -171,8 +171,18 @@ struct Merger<'o> {
 }
 
 impl Merger<'_> {
-    /// Parses source `src` as written, then with the overrides that address it.
+    /// Parses source `src` as written, then with the overrides that address it. Its agents
+    /// remember whether the file has `templates: true`: the opt-in is the defining file's.
     fn parse(&mut self, s: &Source, src: usize) -> Option<ScenarioFile> {
+        let mut file = self.parse_file(s, src)?;
+        let templates = file.templates == Some(true);
+        for a in file.agents.iter_mut().flatten() {
+            a.templates = templates;
+        }
+        Some(file)
+    }
+
+    fn parse_file(&mut self, s: &Source, src: usize) -> Option<ScenarioFile> {
         if !yaml::has_content(&s.text) {
             // Not even a library: an empty file is a mistake.
             self.problems.push(Diagnostic {

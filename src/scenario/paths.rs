@@ -6,10 +6,12 @@
 //!
 //! [`TRANSITIONS`]: crate::engine::lifecycle::TRANSITIONS
 
+use crate::engine::conditions::Subject;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::{
-    AgentIx, FanTargets, HandlerStep, OnError, OnPause, Scenario, Step, Target,
+    Agent, AgentIx, FanTargets, HandlerStep, OnError, OnPause, Scenario, Step, Target, Text,
 };
+use crate::engine::template::Part;
 use crate::scenario::loader::Problem;
 use crate::scenario::yaml::Seg;
 
@@ -36,6 +38,9 @@ pub fn warnings(scenario: &Scenario) -> Vec<Problem> {
             &agent.handler,
             vec![(TaskState::Submitted, Vec::new())],
         );
+        let mut defined = vec![false; agent.results.len()];
+        let mut n = 0;
+        template_results(&at, &agent.handler, &mut defined, &mut n, agent, &mut out);
         let open: Vec<&(TaskState, Vec<String>)> = end
             .iter()
             .filter(|(s, _)| !s.is_terminal() && !s.is_pause())
@@ -228,6 +233,107 @@ impl Walk<'_> {
                 ),
             });
         }
+    }
+}
+
+/// Warns where a template renders a `result` whose step may not have run on some path to it
+/// (defined in one branch of a `when`, used after it or in the other): there it renders empty.
+fn template_results(
+    at: &[Seg],
+    steps: &[HandlerStep],
+    defined: &mut [bool],
+    n: &mut usize,
+    agent: &Agent,
+    out: &mut Vec<Problem>,
+) {
+    for (j, step) in steps.iter().enumerate() {
+        *n += 1;
+        let here = [at, &[Seg::Index(j)]].concat();
+        let mut texts: Vec<(Vec<Seg>, &Text)> = Vec::new();
+        match step {
+            HandlerStep::Status(_, Some(t)) => texts.push((here.clone(), t)),
+            HandlerStep::Message(t) => {
+                texts.push(([&here[..], &[Seg::from("message")]].concat(), t))
+            }
+            HandlerStep::Artifact(a) => {
+                if let Some(t) = &a.text {
+                    texts.push((
+                        [&here[..], &[Seg::from("artifact"), Seg::from("text")]].concat(),
+                        t,
+                    ));
+                }
+            }
+            HandlerStep::Delegate(d) => {
+                let key = [&here[..], &[Seg::from("delegate")]].concat();
+                texts.push(([&key[..], &[Seg::from("text")]].concat(), &d.message.text));
+                for (k, r) in d.replies.iter().enumerate() {
+                    let p = [
+                        &key[..],
+                        &[Seg::from("replies"), Seg::Index(k), Seg::from("text")],
+                    ];
+                    texts.push((p.concat(), &r.text));
+                }
+            }
+            HandlerStep::FanOut(f) => texts.push((
+                [&here[..], &[Seg::from("fan_out"), Seg::from("text")]].concat(),
+                &f.message.text,
+            )),
+            _ => {}
+        }
+        for (path, text) in texts {
+            let mut warned = Vec::new();
+            for part in text.parts() {
+                if let Part::Ref(Subject::Result(r), _) = part
+                    && !defined.get(*r).copied().unwrap_or(true)
+                    && !warned.contains(r)
+                {
+                    warned.push(*r);
+                    let name = agent.results.get(*r).map_or("?", String::as_str);
+                    out.push(Problem {
+                        path: path.clone(),
+                        message: format!(
+                            "handler step {n} renders `result.{name}`, but the step that defines `{name}` does not run on every path to it (a `when` branch): there the reference renders as empty"
+                        ),
+                    });
+                }
+            }
+        }
+        match step {
+            HandlerStep::Delegate(d) => mark(defined, d.result),
+            HandlerStep::FanOut(f) => mark(defined, f.result),
+            HandlerStep::When(w) => {
+                let mut then = defined.to_vec();
+                template_results(
+                    &[&here[..], &[Seg::from("then")]].concat(),
+                    &w.then,
+                    &mut then,
+                    n,
+                    agent,
+                    out,
+                );
+                let mut otherwise = defined.to_vec();
+                template_results(
+                    &[&here[..], &[Seg::from("else")]].concat(),
+                    &w.otherwise,
+                    &mut otherwise,
+                    n,
+                    agent,
+                    out,
+                );
+                for (d, (t, e)) in defined.iter_mut().zip(then.into_iter().zip(otherwise)) {
+                    *d = t && e;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn mark(defined: &mut [bool], result: Option<usize>) {
+    if let Some(r) = result
+        && let Some(d) = defined.get_mut(r)
+    {
+        *d = true;
     }
 }
 

@@ -11,6 +11,7 @@ use crate::engine::scenario::Scenario;
 use crate::engine::world;
 use crate::error::EXIT_LOAD;
 use crate::scenario::loader;
+use crate::scenario::overrides::Override;
 use crate::testing::check::{Rule, Violation, check};
 use crate::testing::schedule::{Inputs, fault_json, fault_yaml};
 use crate::testing::shrink::shrink;
@@ -136,12 +137,18 @@ pub fn json_line(file: &str, seed: u64, scenario: &Scenario, f: &Found) -> Strin
 }
 
 /// The command: every file in order, a summary line, exit 0 / 1 / 2.
-pub fn command(files: &[PathBuf], opts: &Options, out: &mut dyn Write) -> i32 {
+pub fn command(
+    files: &[PathBuf],
+    opts: &Options,
+    overrides: &[Override],
+    out: &mut dyn Write,
+) -> i32 {
     let mut status = 0;
     let (mut runs, mut violations) = (0u64, 0u64);
     for path in files {
-        let scenario = match loader::load_path(path) {
-            Ok(s) => s,
+        // `--set` as for `run`: each override checked like file content, located at the override.
+        let scenario = match loader::load_path_with(path, overrides) {
+            Ok(l) => l.scenario,
             Err(e) => {
                 let _ = out.flush();
                 eprintln!("{e}");

@@ -168,8 +168,8 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                     }
                     HandlerStep::Message(m) => {
                         push(
-                            json!({"handler_step": n, "event": "message", "text": m}),
-                            format!("            step {n}: message {m:?}"),
+                            json!({"handler_step": n, "event": "message", "text": m.as_str()}),
+                            format!("            step {n}: message {:?}", m.as_str()),
                             &mut text,
                             &mut path,
                         );

@@ -48,6 +48,8 @@ pub struct ScenarioFile {
     pub golden: Option<bool>,
     /// Faults injected into the run (`[]`: none).
     pub faults: Option<Vec<FaultFile>>,
+    /// `true`: handler texts of this file's agents are templates (`{{input.text}}`, ...).
+    pub templates: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -113,6 +115,10 @@ pub struct AgentFile {
     pub skills: Option<Vec<SkillFile>>,
     #[serde(default)]
     pub handler: Vec<HandlerStepFile>,
+    /// Set from the `templates` of the file that defines the agent (not a key of its own).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub templates: bool,
     /// Requests must carry a verified token (default false); the card advertises a bearer JWT.
     pub requires_token: Option<bool>,
 }

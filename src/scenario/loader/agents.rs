@@ -153,6 +153,7 @@ impl Loader<'_> {
         }
         let clearance = self.level(at!["agents", i, "clearance"], &a.clearance, names);
         let mut scope = Scope::default();
+        self.templates = a.templates;
         let at = at!["agents", i, "handler"];
         let handler = self.handler(&at, a.handler, names, &mut scope);
         let results = scope.results.iter().map(|r| r.name.clone()).collect();

@@ -89,13 +89,14 @@ impl Loader<'_> {
                         format!("an empty status message; write `- {state}` for a status change without one"),
                     );
                 }
+                let message = message.map(|m| self.text(child(&at, &state), m, scope));
                 HandlerStep::Status(s, message)
             }
             HandlerStepFile::Message(text) => {
                 if text.is_empty() {
                     self.problem(child(&at, "message"), "`message` must not be empty");
                 }
-                HandlerStep::Message(text)
+                HandlerStep::Message(self.text(child(&at, "message"), text, scope))
             }
             HandlerStepFile::Artifact(a) => {
                 HandlerStep::Artifact(self.artifact(child(&at, "artifact"), a, scope))
@@ -168,13 +169,17 @@ impl Loader<'_> {
             }
         } else if !has_text && !has_data {
             self.problem(
-                at,
+                at.clone(),
                 "an artifact needs a non-empty `text` or a non-empty `data` mapping (or both), or `from: [results]`",
             );
         }
+        let text = a
+            .text
+            .filter(|t| !t.is_empty())
+            .map(|t| self.text(child(&at, "text"), t, scope));
         ArtifactSpec {
             name: a.name,
-            text: a.text.filter(|t| !t.is_empty()),
+            text,
             data: a.data.filter(|d| !d.is_empty()),
             from,
         }
@@ -241,7 +246,7 @@ impl Loader<'_> {
         scope: &mut Scope,
     ) -> Delegate {
         let to = self.target(&at, d.to, names);
-        let message = self.message(&at, d.text, d.data);
+        let message = self.handler_message(&at, d.text, d.data, scope);
         let timeout = d
             .timeout
             .and_then(|t| self.at_least(child(&at, "timeout"), "`timeout`", t, 1));
@@ -279,7 +284,7 @@ impl Loader<'_> {
             .map(|(k, r)| {
                 let mut here = child(&at, "replies");
                 here.push(Seg::Index(k));
-                self.message(&here, r.text, r.data)
+                self.handler_message(&here, r.text, r.data, scope)
             })
             .collect();
         let kind = ResultKind::Delegate(agent_of(&to));
@@ -346,7 +351,7 @@ impl Loader<'_> {
                 (FanTargets::Ranking { tags, limit }, None)
             }
         };
-        let message = self.message(&at, f.text, f.data);
+        let message = self.handler_message(&at, f.text, f.data, scope);
         let timeout = f
             .timeout
             .and_then(|t| self.at_least(child(&at, "timeout"), "`timeout`", t, 1));

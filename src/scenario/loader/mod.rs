@@ -121,6 +121,7 @@ pub fn load_str_with(
     let library = merged.file.steps.is_none();
     let mut loader = Loader {
         problems: Vec::new(),
+        templates: false,
         symbols: Symbols::default(),
         base,
         results: Vec::new(),
@@ -225,6 +226,8 @@ pub struct Problem {
 
 struct Loader<'b> {
     problems: Vec<Problem>,
+    /// The handler being read comes from a file with `templates: true`.
+    templates: bool,
     symbols: Symbols,
     base: &'b Path,
     /// Each agent's named results, for `expect` paths.
@@ -254,6 +257,7 @@ mod expectations;
 mod faults;
 mod handlers;
 mod steps;
+mod templates;
 mod tokens;
 
 impl Loader<'_> {
@@ -556,7 +560,7 @@ impl Loader<'_> {
     fn message(&mut self, at: &[Seg], text: String, data: Option<DataMap>) -> MessageSpec {
         self.non_empty_text(child(at, "text"), &text);
         MessageSpec {
-            text,
+            text: Text::plain(text),
             data: data.filter(|d| !d.is_empty()),
         }
     }
