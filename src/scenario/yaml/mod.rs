@@ -9,6 +9,7 @@
 use serde::de::DeserializeOwned;
 
 mod errors;
+mod fast;
 mod locate;
 
 use errors::convert_error;
@@ -50,8 +51,25 @@ pub struct YamlError {
 }
 
 /// Parses `text` into `T`, reporting the first problem with its position.
+///
+/// A streaming reader ([`fast`]) reads the common file; whatever it does not read exactly as
+/// serde_norway would (every error among it) is read again by serde_norway, whose messages and
+/// positions are the ones reported.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    if let Some(value) = fast::parse(text) {
+        return Ok(value);
+    }
+    slow_parse(text)
+}
+
+/// [`parse`] without the streaming reader: serde_norway alone (what the fast path must agree with).
+pub fn slow_parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     serde_norway::from_str(text).map_err(|e| convert_error(text, &e))
+}
+
+/// Whether the streaming reader reads `text` as `T` by itself (for tests).
+pub fn reads_fast<T: DeserializeOwned>(text: &str) -> bool {
+    fast::parse::<T>(text).is_some()
 }
 
 /// Parses a YAML fragment that is not a scenario (for tests and tools).
