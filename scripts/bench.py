@@ -91,6 +91,18 @@ def main():
     check = best(sim("check", big))
     run = best(sim("run", "--format", "json", big))
     report(f"run/check on {steps:,} steps, 200 agents", f"{run:.3f}s / {check:.3f}s = {run / check:.2f}x", "<= 2x", run <= 2 * check)
+    mb = os.path.getsize(big) / 1e6
+    report(f"check throughput on {steps:,} steps ({mb:.1f} MB of YAML)", f"{mb / check:.1f} MB/s", ">= 50 MB/s", mb / check >= 50)
+
+    # 2a. Against the naive reference model (scripts/baseline_model.py: PyYAML's C loader, dicts,
+    # json.dump) on the same file: run --format json takes at most 1/100 of its time. The model
+    # takes tens of seconds, so it runs once (--quick: on the smaller file, once as well).
+    model = os.path.join(ROOT, "scripts", "baseline_model.py")
+    t = time.perf_counter()
+    sh(sys.executable, model, big)
+    slow = time.perf_counter() - t
+    report(f"run --format json against the Python reference model on {steps:,} steps", f"{run:.3f}s vs {slow:.1f}s = 1/{slow / run:.0f}",
+           "<= 1/100", run * 100 <= slow)
 
     # 2b. check's laundering finder and look-alike ids (issue 16) cost at most 1.5x the check of
     # before: with A2A_SIM_BASELINE=path/to/an/older/a2a-sim, both on the same 200-agent files.
@@ -125,13 +137,19 @@ def main():
         report(f"{cmd[0]} over {files:,} scenarios, 1 -> 2 jobs", f"{one:.3f}s -> {two:.3f}s = {one / two:.2f}x faster",
                ">= 1.7x", one / two >= 1.7)
 
-    # 6. Memory: peak RSS grows linearly with the scenario.
+    # 6. Memory: peak RSS grows linearly with the scenario (half, full and double the steps), and
+    # stays within 64 MiB on the 100,000-step file.
     half = gen(f"gen-{steps // 2}.yaml", "--seed", "1", "--agents", "200", "--steps", str(steps // 2))
+    double = gen(f"gen-{steps * 2}.yaml", "--seed", "1", "--agents", "200", "--steps", str(steps * 2))
     m_half = peak_kb(sim("run", "--format", "json", half))
     m_full = peak_kb(sim("run", "--format", "json", big))
+    m_double = peak_kb(sim("run", "--format", "json", double))
     per_100k = m_full / steps * 100_000 / 1024
-    report(f"peak memory, {steps // 2:,} -> {steps:,} steps", f"{m_half / 1024:.0f} MiB -> {m_full / 1024:.0f} MiB ({m_full / m_half:.2f}x); {per_100k:.0f} MiB per 100,000 steps",
-           "about 2x (linear)", m_full / m_half <= 2.3)
+    report(f"peak memory, {steps // 2:,} -> {steps:,} -> {steps * 2:,} steps",
+           f"{m_half / 1024:.0f} MiB -> {m_full / 1024:.0f} MiB -> {m_double / 1024:.0f} MiB ({m_full / m_half:.2f}x, {m_double / m_full:.2f}x); {per_100k:.0f} MiB per 100,000 steps",
+           "about 2x each (linear)", m_full / m_half <= 2.3 and m_double / m_full <= 2.3)
+    if not QUICK:
+        report(f"peak memory of run --format json on {steps:,} steps", f"{m_full / 1024:.0f} MiB", "<= 64 MiB", m_full <= 64 * 1024)
 
     # The peer, for scale (not a target): the official A2A Python SDK on the same path.
     venv_python = os.path.join(ROOT, "target", "conformance-venv", "bin", "python")

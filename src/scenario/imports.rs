@@ -213,7 +213,7 @@ impl Merger<'_> {
         if self.overrides.is_empty() {
             return Some(file);
         }
-        let Ok(mut doc) = serde_yaml::from_str::<serde_yaml::Value>(&s.text) else {
+        let Some(mut doc) = yaml::parse_tree(&s.text) else {
             return Some(file);
         };
         let mine: Vec<&Override> = self
@@ -225,11 +225,9 @@ impl Merger<'_> {
             return Some(file);
         }
         for o in mine {
-            let checked = o.apply(&mut doc).and_then(|path| {
-                serde_yaml::from_value::<ScenarioFile>(doc.clone())
-                    .map(|_| path)
-                    .map_err(|e| yaml::plain_message(&e.to_string()))
-            });
+            let checked = o
+                .apply(&mut doc)
+                .and_then(|path| yaml::from_tree::<ScenarioFile>(doc.clone()).map(|_| path));
             match checked {
                 Ok(path) => self.applied.push((o.clone(), src, path)),
                 Err(message) => {
@@ -239,7 +237,7 @@ impl Merger<'_> {
                 }
             }
         }
-        serde_yaml::from_value(doc).ok()
+        yaml::from_tree(doc).ok()
     }
 
     fn at(&self, src: usize, path: &[Seg], message: String) -> Diagnostic {
@@ -507,8 +505,8 @@ pub fn is_library_path(path: &Path) -> bool {
 }
 
 pub fn is_library_text(text: &str) -> bool {
-    match serde_yaml::from_str::<serde_yaml::Value>(text) {
-        Ok(serde_yaml::Value::Mapping(m)) => !m.contains_key("steps"),
+    match yaml::parse_tree(text) {
+        Some(yaml::Value::Mapping(m)) => !m.contains_key("steps"),
         _ => false,
     }
 }

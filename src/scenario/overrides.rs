@@ -3,10 +3,8 @@
 //! steps by their 1-based number), then checked like file content; problems are located as
 //! `--set KEY=VALUE: message`.
 
-use serde_yaml::Value;
-
 use crate::error::Diagnostic;
-use crate::scenario::yaml::Seg;
+use crate::scenario::yaml::{self, Seg, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Override {
@@ -72,7 +70,7 @@ impl Override {
 
     /// Sets the value in `doc`; returns the path it changed.
     pub fn apply(&self, doc: &mut Value) -> Result<Vec<Seg>, String> {
-        let value: Value = serde_yaml::from_str(&self.value)
+        let value: Value = yaml::parse_scalar(&self.value)
             .map_err(|e| format!("the value is not a YAML scalar: {e}"))?;
         if value.is_mapping() || value.is_sequence() {
             return Err("`--set` overrides scalar keys; the value must be a scalar".to_string());

@@ -1,11 +1,11 @@
-//! serde_yaml's errors made ours: located where the problem is, in the scenario's own words, with
+//! serde_norway's (serde_yaml's) errors made ours: located where the problem is, in the scenario's own words, with
 //! a hint where a word was misspelled.
 
 use crate::error::with_hint;
 
 use super::{Seg, YamlError, has_content, locate};
 
-/// `("steps[3].send", "token")` from serde_yaml's "steps[3].send: duplicate field `token`".
+/// `("steps[3].send", "token")` from serde_norway's "steps[3].send: duplicate field `token`".
 fn duplicate_field(message: &str) -> Option<(&str, String)> {
     let (at, rest) = match message.split_once(": duplicate field `") {
         Some((at, rest)) => (at, rest),
@@ -14,7 +14,7 @@ fn duplicate_field(message: &str) -> Option<(&str, String)> {
     Some((at, rest.split('`').next()?.to_string()))
 }
 
-/// serde_yaml's path notation (`steps[3].send`, `.` for the root) as segments.
+/// serde_norway's path notation (`steps[3].send`, `.` for the root) as segments.
 pub(super) fn parse_path(path: &str) -> Vec<Seg> {
     let mut segs = Vec::new();
     if path == "." {
@@ -34,7 +34,7 @@ pub(super) fn parse_path(path: &str) -> Vec<Seg> {
     segs
 }
 
-pub(super) fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
+pub(super) fn convert_error(text: &str, e: &serde_norway::Error) -> YamlError {
     let (mut line, mut column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
     let mut message = e.to_string();
     if let Some(l) = e.location() {
@@ -118,7 +118,7 @@ pub(super) fn convert_error(text: &str, e: &serde_yaml::Error) -> YamlError {
     }
     message = name_path(text, &message);
     if message.starts_with("control characters are not allowed") {
-        // serde_yaml gives a character offset, not a position: find the character ourselves.
+        // serde_norway gives a character offset, not a position: find the character ourselves.
         if let Some((l, c, ch)) = first_control_character(text) {
             (line, column) = (l, c);
             message = format!(
@@ -185,7 +185,7 @@ fn name_path(text: &str, message: &str) -> String {
         return message.to_string();
     }
     let segs = parse_path(at);
-    let doc: Option<serde_yaml::Value> = serde_yaml::from_str(text).ok();
+    let doc: Option<serde_norway::Value> = serde_norway::from_str(text).ok();
     let name = |list: &str, i: usize, field: &str| -> Option<String> {
         let item = doc.as_ref()?.get(list)?.get(i)?;
         item.get(field)

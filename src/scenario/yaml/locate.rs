@@ -8,7 +8,7 @@ use super::Seg;
 
 /// The position of the value at `path` in `text`, if the document has one there.
 pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
-    let de = serde_yaml::Deserializer::from_str(text);
+    let de = serde_norway::Deserializer::from_str(text);
     match (Probe { path }).deserialize(de) {
         Ok(()) => None,
         Err(e) if e.to_string().contains(PROBE) => e.location().map(|l| (l.line(), l.column())),
@@ -223,7 +223,7 @@ impl<'de> Visitor<'de> for Probe<'_> {
             }
             Seg::Index(_) | Seg::Entry(_) => return Ok(()),
         };
-        while let Some(key) = map.next_key::<serde_yaml::Value>()? {
+        while let Some(key) = map.next_key::<serde_norway::Value>()? {
             if key.as_str() == Some(target) {
                 if skip == 0 {
                     return map.next_value_seed(Probe { path: rest });

@@ -1,6 +1,7 @@
 //! The one module that touches YAML.
 //!
-//! Scenario files are parsed with `serde_yaml` straight into the typed file model, so type errors,
+//! Scenario files are parsed with `serde_norway` (the maintained fork of the archived `serde_yaml`,
+//! on the same libyaml port, with the same messages and positions) straight into the typed file model, so type errors,
 //! unknown keys and YAML syntax errors come back located by the parser itself. Problems found later
 //! (a dangling reference, a duplicate name) are located with [`locate`], which walks the document
 //! again to the offending value.
@@ -8,6 +9,7 @@
 use serde::de::DeserializeOwned;
 
 mod errors;
+mod fast;
 mod locate;
 
 use errors::convert_error;
@@ -49,13 +51,49 @@ pub struct YamlError {
 }
 
 /// Parses `text` into `T`, reporting the first problem with its position.
+///
+/// A streaming reader ([`fast`]) reads the common file; whatever it does not read exactly as
+/// serde_norway would (every error among it) is read again by serde_norway, whose messages and
+/// positions are the ones reported.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
-    serde_yaml::from_str(text).map_err(|e| convert_error(text, &e))
+    if let Some(value) = fast::parse(text) {
+        return Ok(value);
+    }
+    slow_parse(text)
+}
+
+/// [`parse`] without the streaming reader: serde_norway alone (what the fast path must agree with).
+pub fn slow_parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    serde_norway::from_str(text).map_err(|e| convert_error(text, &e))
+}
+
+/// Whether the streaming reader reads `text` as `T` by itself (for tests).
+pub fn reads_fast<T: DeserializeOwned>(text: &str) -> bool {
+    fast::parse::<T>(text).is_some()
 }
 
 /// Parses a YAML fragment that is not a scenario (for tests and tools).
 pub fn parse_value(text: &str) -> Result<serde_json::Value, YamlError> {
     parse(text)
+}
+
+/// A YAML document as a value tree: for `--set` overrides and telling a library from a scenario.
+pub use serde_norway::Value;
+
+/// The document of `text` as a value tree, or `None` when it does not parse.
+pub fn parse_tree(text: &str) -> Option<Value> {
+    serde_norway::from_str(text).ok()
+}
+
+/// A lone value (an override's), or the parser's message when it is no YAML.
+pub fn parse_scalar(text: &str) -> Result<Value, String> {
+    serde_norway::from_str(text).map_err(|e| e.to_string())
+}
+
+/// A value tree read as `T`, or the problem in the scenario's words (without a position: the
+/// tree has none).
+pub fn from_tree<T: DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_norway::from_value(value).map_err(|e| plain_message(&e.to_string()))
 }
 
 /// Whether the text holds anything but blank lines and comments.
