@@ -179,28 +179,42 @@ fn jsonrpc_send_get_cancel_in_both_versions() {
 
 #[test]
 fn another_callers_task_is_not_found() {
-    let s = start("admission-denials.yaml", &[]);
-    let text = std::fs::read_to_string(format!(
-        "{}/scenarios/admission-denials.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    assert!(text.contains("callers:"));
-    drop(s);
-    let s = start("payment-decision.yaml", &[]);
-    let (_, r) = rpc(&s, "SendMessage", send_params("pay"));
-    assert_eq!(r["result"]["task"]["id"], "task-1");
-    // No caller, an unknown caller: authentication errors.
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "task-1"}})
+    let s = start("push-notifications.yaml", &[]);
+    let path = "/agents/ledger-agent/";
+    let send = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params("Book PMT-1")}).to_string();
+    let (_, _, text) = http(&s.addr, "POST", path, &[CALLER], send.as_bytes());
+    let r: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
+    let get = json!({"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": "task-1"}})
         .to_string();
-    let (status, _, _) = http(&s.addr, "POST", &format!("{AGENT}/"), &[], body.as_bytes());
+    let (_, _, text) = http(
+        &s.addr,
+        "POST",
+        path,
+        &[("X-A2A-Sim-Caller", "case-manager")],
+        get.as_bytes(),
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
+        -32001
+    );
+    let (status, _, _) = http(
+        &s.addr,
+        "GET",
+        "/agents/ledger-agent/tasks/task-1",
+        &[("X-A2A-Sim-Caller", "case-manager")],
+        b"",
+    );
+    assert_eq!(status, 404);
+    // No caller, an unknown caller: authentication errors.
+    let (status, _, _) = http(&s.addr, "POST", path, &[], get.as_bytes());
     assert_eq!(status, 401);
     let (status, _, _) = http(
         &s.addr,
         "POST",
-        &format!("{AGENT}/"),
+        path,
         &[("X-A2A-Sim-Caller", "mallory")],
-        body.as_bytes(),
+        get.as_bytes(),
     );
     assert_eq!(status, 401);
 }
