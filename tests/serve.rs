@@ -42,16 +42,19 @@ fn start(scenario: &str, extra: &[&str]) -> Server {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    // Owned at once, so a failed wait below still kills and reaps it.
+    let mut server = Server {
+        child,
+        addr: String::new(),
+        dir,
+    };
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         if let Ok(s) = std::fs::read_to_string(&ready)
             && s.ends_with('\n')
         {
-            return Server {
-                child,
-                addr: s.trim().to_string(),
-                dir,
-            };
+            server.addr = s.trim().to_string();
+            return server;
         }
         assert!(Instant::now() < deadline, "the server never became ready");
         std::thread::sleep(Duration::from_millis(20));
