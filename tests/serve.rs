@@ -509,3 +509,94 @@ fn root_agent_and_report_on_exit_after() {
     assert_eq!(steps[1]["op"], "get");
     assert_eq!(steps[1]["result"]["task"], "task-1");
 }
+
+/// A webhook receiver on a free loopback port: every request it got, raw, through the channel.
+fn receiver() -> (String, std::sync::mpsc::Receiver<String>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            // Head, then the body its Content-Length names.
+            loop {
+                let n = stream.read(&mut chunk).unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                let text = String::from_utf8_lossy(&buf).to_string();
+                if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                    let len = head
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                        })
+                        .unwrap_or(0);
+                    if body.len() >= len {
+                        break;
+                    }
+                }
+            }
+            let _ = stream
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            if tx.send(String::from_utf8_lossy(&buf).to_string()).is_err() {
+                return;
+            }
+        }
+    });
+    (addr, rx)
+}
+
+#[test]
+fn webhooks_are_posted_to_a_loopback_receiver_only_when_allowed() {
+    let (hook, posts) = receiver();
+    let s = start("push-notifications.yaml", &["--allow-loopback-push"]);
+    let path = "/agents/sanctions-screener/";
+    let mut params = send_params("Screen PMT-1");
+    params["configuration"] =
+        json!({"pushNotificationConfig": {"url": format!("http://{hook}/hook"), "token": "tok-1"}});
+    let send =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params}).to_string();
+    let (_, _, text) = http(&s.addr, "POST", path, &[CALLER], send.as_bytes());
+    let r: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
+    let first = posts
+        .recv_timeout(Duration::from_secs(10))
+        .expect("no webhook arrived");
+    let lower = first.to_ascii_lowercase();
+    assert!(lower.starts_with("post /hook http/1.1"), "{first}");
+    assert!(lower.contains("x-a2a-notification-token: tok-1"), "{first}");
+    let body: Value = serde_json::from_str(first.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(body["statusUpdate"]["taskId"], "task-1");
+    // Without the flag the loopback URL is refused by the allow-list, and nothing is posted.
+    let (hook2, posts2) = receiver();
+    let s2 = start("push-notifications.yaml", &[]);
+    let set = json!({"jsonrpc": "2.0", "id": 2, "method": "CreateTaskPushNotificationConfig", "params": {"taskId": "task-1", "url": format!("http://{hook2}/hook"), "token": "t"}}).to_string();
+    let send = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params("Screen")}).to_string();
+    http(&s2.addr, "POST", path, &[CALLER], send.as_bytes());
+    let (_, _, text) = http(&s2.addr, "POST", path, &[CALLER], set.as_bytes());
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
+        -32602,
+        "{text}"
+    );
+    assert!(posts2.recv_timeout(Duration::from_millis(300)).is_err());
+    // An agent without push capability: PushNotificationNotSupported.
+    let (_, _, text) = http(
+        &s2.addr,
+        "POST",
+        "/agents/ledger-agent/",
+        &[CALLER],
+        set.as_bytes(),
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
+        -32003,
+        "{text}"
+    );
+}

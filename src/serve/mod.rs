@@ -63,6 +63,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
     }
     // The session's requests are its steps; the file's own driver steps are not replayed.
     scenario.steps.clear();
+    scenario.policy.loopback_push = options.allow_loopback_push;
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
