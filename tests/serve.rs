@@ -600,3 +600,85 @@ fn webhooks_are_posted_to_a_loopback_receiver_only_when_allowed() {
         "{text}"
     );
 }
+
+#[test]
+fn version_header_history_length_and_wall_clock() {
+    let s = start("payment-decision.yaml", &[]);
+    let body = send_params("pay").to_string();
+    let (_, _, text) = http(
+        &s.addr,
+        "POST",
+        &format!("{AGENT}/message:send"),
+        &[CALLER],
+        body.as_bytes(),
+    );
+    let scenario_ts =
+        serde_json::from_str::<Value>(&text).unwrap()["task"]["status"]["timestamp"].clone();
+    let (_, _, text) = http(
+        &s.addr,
+        "GET",
+        &format!("{AGENT}/tasks/task-1"),
+        &[CALLER, ("A2A-Version", "0.3")],
+        b"",
+    );
+    let t: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(t["kind"], "task");
+    assert_eq!(t["status"]["state"], "input-required");
+    let (status, _, text) = http(
+        &s.addr,
+        "GET",
+        &format!("{AGENT}/tasks/task-1"),
+        &[CALLER, ("A2A-Version", "9.9")],
+        b"",
+    );
+    assert_eq!(status, 400);
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["a2aCode"],
+        -32009
+    );
+    let (_, r) = rpc(&s, "GetTask", json!({"id": "task-1", "historyLength": 1}));
+    assert_eq!(r["result"]["history"].as_array().unwrap().len(), 1);
+    // --wall-clock: the same request stamped from the session's start, not the file's epoch.
+    let w = start("payment-decision.yaml", &["--wall-clock"]);
+    let (_, _, text) = http(
+        &w.addr,
+        "POST",
+        &format!("{AGENT}/message:send"),
+        &[CALLER],
+        body.as_bytes(),
+    );
+    let wall_ts =
+        serde_json::from_str::<Value>(&text).unwrap()["task"]["status"]["timestamp"].clone();
+    assert!(wall_ts.is_string());
+    assert_ne!(wall_ts, scenario_ts);
+}
+
+#[test]
+fn report_on_sigterm_and_idle_exit() {
+    let mut s = start("payment-decision.yaml", &["--report", "r.json"]);
+    rpc(&s, "SendMessage", send_params("pay"));
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(s.child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = s.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(s.dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(report["steps"].as_array().unwrap().len(), 1);
+    let mut s = start(
+        "payment-decision.yaml",
+        &["--report", "r.json", "--idle-exit", "0.3"],
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "--idle-exit did not stop the server"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(s.dir.join("r.json").exists());
+}

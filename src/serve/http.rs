@@ -140,13 +140,14 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         start: Instant::now(),
         stop: Notify::new(),
     });
+    // Handlers in place before anyone is told the server is ready.
+    let signals = shutdown_signal();
     if let Some(path) = &options.ready_file {
         std::fs::write(path, format!("{addr}\n"))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let (closing_tx, closing_rx) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
-    let signals = shutdown_signal();
     tokio::pin!(signals);
     let idle = options.idle_exit;
     loop {
@@ -274,24 +275,30 @@ async fn post(n: &owner::Notification) -> bool {
     )
 }
 
-async fn shutdown_signal() {
+/// SIGINT or SIGTERM; registered when called, so a signal sent right after is not lost.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut term), Ok(mut int)) = (
+        let handlers = (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
-        ) else {
-            return std::future::pending().await;
-        };
-        tokio::select! {
-            _ = term.recv() => {}
-            _ = int.recv() => {}
+        );
+        async move {
+            let (Ok(mut term), Ok(mut int)) = handlers else {
+                return std::future::pending().await;
+            };
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
@@ -425,6 +432,14 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         Binding::JsonRpc
     };
     let caller = caller_of(state, &req);
+    let a2a_version =
+        req.headers()
+            .get("a2a-version")
+            .map(|h| match h.to_str().unwrap_or("").trim() {
+                "1.0" | "1" | "1.0.0" => Some(A2aVersion::V1_0),
+                "0.3" | "0.3.0" => Some(A2aVersion::V0_3),
+                _ => None,
+            });
     let query = req.uri().query().map(str::to_string);
     let body = match read_body(state, req).await {
         Ok(b) => b,
@@ -460,14 +475,27 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     o.insert(url_decode(k), json!(v));
                 }
             }
-            let req = match protocol::request(op, A2aVersion::V1_0, &params, caller, agent) {
+            // `A2A-Version`, when sent, picks the shapes (the binding's own is 1.0).
+            let version = match a2a_version {
+                None => A2aVersion::V1_0,
+                Some(Some(v)) => v,
+                Some(None) => {
+                    return rest_failure(&Failure::new(
+                        FailureKind::VersionNotSupported,
+                        "A2A-Version: this server speaks 1.0 and 0.3",
+                    ));
+                }
+            };
+            let req = match protocol::request(op, version, &params, caller, agent) {
                 Ok(r) => r,
                 Err(f) => return rest_failure(&f),
             };
             let stream = matches!(op, Op::Stream | Op::Subscribe);
             match ask(state, req).await {
-                Answer::Task(t) if op == Op::Send => json_response(200, &json!({ "task": t })),
-                Answer::Task(t) => json_response(200, &t),
+                Answer::Task(t) if op == Op::Send && version == A2aVersion::V1_0 => {
+                    json_response(200, &json!({ "task": t }))
+                }
+                Answer::Task(t) => json_response(200, &protocol::trim_history(t, &params)),
                 Answer::Events(events) if stream => sse(events),
                 Answer::Events(events) => json_response(200, events.last().unwrap_or(&Value::Null)),
                 Answer::List(l) => json_response(200, &l),
@@ -577,7 +605,7 @@ async fn json_rpc(
         Answer::Task(t) if op == Op::Send && v == A2aVersion::V1_0 => {
             json_response(200, &ok(json!({ "task": t })))
         }
-        Answer::Task(t) => json_response(200, &ok(t)),
+        Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
         Answer::Events(events) if stream => sse(events.into_iter().map(ok)),
         Answer::Events(mut events) => json_response(200, &ok(events.pop().unwrap_or_default())),
         Answer::List(l) => json_response(200, &ok(l)),

@@ -69,6 +69,7 @@ pub enum FailureKind {
     Unauthenticated,
     Denied,
     Unavailable,
+    VersionNotSupported,
     Internal,
 }
 
