@@ -682,3 +682,36 @@ fn report_on_sigterm_and_idle_exit() {
     }
     assert!(s.dir.join("r.json").exists());
 }
+
+#[test]
+fn a_reply_continues_the_task_and_on_a_stream_answers_as_a_stream() {
+    let s = start("payment-decision.yaml", &[]);
+    let (_, r) = rpc(&s, "SendMessage", send_params("pay 100"));
+    assert_eq!(
+        r["result"]["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    let mut params = send_params("ACME GmbH, Germany");
+    params["message"]["taskId"] = json!("task-1");
+    let body =
+        json!({"jsonrpc": "2.0", "id": 9, "method": "SendStreamingMessage", "params": params})
+            .to_string();
+    let (_, head, text) = http(
+        &s.addr,
+        "POST",
+        &format!("{AGENT}/"),
+        &[CALLER],
+        body.as_bytes(),
+    );
+    assert!(
+        head.to_ascii_lowercase().contains("text/event-stream"),
+        "{head}"
+    );
+    let events = sse_events(&text);
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0]["result"]["task"]["id"], "task-1");
+    assert_ne!(
+        events[0]["result"]["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+}

@@ -492,6 +492,8 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
             };
             let stream = matches!(op, Op::Stream | Op::Subscribe);
             match ask(state, req).await {
+                // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
+                Answer::Task(t) if stream => sse([stream_task(t, version)]),
                 Answer::Task(t) if op == Op::Send && version == A2aVersion::V1_0 => {
                     json_response(200, &json!({ "task": t }))
                 }
@@ -602,6 +604,7 @@ async fn json_rpc(
     };
     let ok = |result: Value| json!({"jsonrpc": "2.0", "id": id, "result": result});
     match ask(state, req).await {
+        Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
         Answer::Task(t) if op == Op::Send && v == A2aVersion::V1_0 => {
             json_response(200, &ok(json!({ "task": t })))
         }
@@ -611,6 +614,14 @@ async fn json_rpc(
         Answer::List(l) => json_response(200, &ok(l)),
         Answer::Done => json_response(200, &ok(params)),
         Answer::Error(f) => fail(&f),
+    }
+}
+
+/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
+fn stream_task(t: Value, v: A2aVersion) -> Value {
+    match v {
+        A2aVersion::V1_0 => json!({ "task": t }),
+        A2aVersion::V0_3 => t,
     }
 }
 
