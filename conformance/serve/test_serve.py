@@ -46,6 +46,7 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types.a2a_pb2 import (
     CancelTaskRequest,
     GetTaskRequest,
+    ListTasksRequest,
     Message,
     Part,
     Role,
@@ -506,11 +507,21 @@ async def refusals(tag, s: Session, screener: Session, auditor: Session, server:
     err = await expect_error(
         screener.send(user_message("Screen ACME directly")),
         A2AError,
-        f"{tag} denied send: a protocol error",
+        f"{tag} denied send: a protocol error (the SDK raises an A2AError)",
     )
-    if err is not None:
-        text = f"{err} {getattr(err, 'data', None)!r}"
-        check("scope" in text, f"{tag} denied send: the error names the denial code `scope`", text)
+    # the denial codes on the wire (the SDK keeps `data` only in google.rpc.ErrorInfo form)
+    raw = await raw_denied(tag, screener, server)
+    text = f"{err} {getattr(err, 'data', None)!r} {raw}"
+    check("scope" in text, f"{tag} denied send: the error names the denial code `scope`", text)
+    try:
+        listed = await screener.plain.list_tasks(ListTasksRequest())
+        check(
+            len(listed.tasks) == 0,
+            f"{tag} denied send: no task was created (ListTasks on the screener is empty)",
+            [t.id for t in listed.tasks],
+        )
+    except Exception as e:  # noqa: BLE001
+        check(False, f"{tag} denied send: ListTasks answers", f"{type(e).__name__}: {e}")
     # another caller's task reads as a task that does not exist
     task_id = getattr(s, "last_task_id", None)
     if task_id:
@@ -524,6 +535,25 @@ async def refusals(tag, s: Session, screener: Session, auditor: Session, server:
         TaskNotFoundError,
         f"{tag} unknown task: TaskNotFound",
     )
+
+
+async def raw_denied(tag: str, screener: Session, server: Server) -> str:
+    """The denied request once more without the SDK: its error as it is on the wire."""
+    url = f"{server.base}/agents/sanctions-screener"
+    msg = json_format.MessageToDict(user_message("Screen ACME directly"))
+    if tag == "jsonrpc":
+        body = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": msg}}
+        r = await screener.http.post(url + "/", json=body)
+        try:
+            doc = r.json()
+        except ValueError:
+            doc = None
+        ok = isinstance(doc, dict) and "result" not in doc and isinstance(doc.get("error"), dict)
+        check(ok, f"{tag} denied send (raw): a JSON-RPC error object, no result", r.text[:500])
+        return json.dumps(doc.get("error")) if ok else r.text
+    r = await screener.http.post(url + "/message:send", json={"message": msg})
+    check(400 <= r.status_code < 500, f"{tag} denied send (raw): an HTTP 4xx", f"{r.status_code} {r.text[:500]}")
+    return r.text
 
 
 async def cancel(tag, s: Session, order: str) -> None:
