@@ -35,7 +35,6 @@ import tempfile
 import threading
 import time
 import traceback
-import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -43,6 +42,7 @@ import httpx
 from google.protobuf import json_format
 
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.compat.v0_3.types import Task as LegacyTask
 from a2a.types.a2a_pb2 import (
     CancelTaskRequest,
     GetTaskRequest,
@@ -221,13 +221,18 @@ class Server:
 # ---- the SDK clients --------------------------------------------------------------------------
 
 
+_message_ids = iter(range(1, 1_000_000))
+
+
 def user_message(text: str, task_id: str = "", data: dict | None = None) -> Message:
+    """A user message with a counted id (`client-msg-N`): ids may reach the report, which must
+    be the same on every run."""
     parts = [Part(text=text)]
     if data is not None:
         part = Part()
         json_format.ParseDict(data, part.data)
         parts.append(part)
-    return Message(message_id=str(uuid.uuid4()), role=Role.ROLE_USER, parts=parts, task_id=task_id)
+    return Message(message_id=f"client-msg-{next(_message_ids)}", role=Role.ROLE_USER, parts=parts, task_id=task_id)
 
 
 class Session:
@@ -530,6 +535,9 @@ async def refusals(tag, s: Session, screener: Session, auditor: Session, server:
             TaskNotFoundError,
             f"{tag} another caller's task: TaskNotFound",
         )
+    if task_id and tag == "jsonrpc":
+        await legacy_get(s, server, task_id)
+    await no_caller(tag, s, server)
     await expect_error(
         s.plain.get_task(GetTaskRequest(id="no-such-task")),
         TaskNotFoundError,
@@ -554,6 +562,43 @@ async def raw_denied(tag: str, screener: Session, server: Server) -> str:
     r = await screener.http.post(url + "/message:send", json={"message": msg})
     check(400 <= r.status_code < 500, f"{tag} denied send (raw): an HTTP 4xx", f"{r.status_code} {r.text[:500]}")
     return r.text
+
+
+async def legacy_get(s: Session, server: Server, task_id: str) -> None:
+    """A2A 0.3's `tasks/get` on the same endpoint, its result parsed by the SDK's 0.3 types."""
+    body = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task_id}}
+    # not s.http: the SDK gave it `A2A-Version: 1.0`, which a 0.3 method would contradict
+    headers = {CALLER_HEADER: "orchestrator", "A2A-Version": "0.3"}
+    async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT_S, headers=headers) as legacy:
+        r = await legacy.post(f"{server.base}/agents/payments-agent/", json=body)
+    try:
+        result = r.json()["result"]
+        task = LegacyTask.model_validate(result)
+        check(task.id == task_id, "jsonrpc 0.3 tasks/get: a 0.3 Task on the same endpoint", task.id)
+    except Exception as e:  # noqa: BLE001
+        check(False, "jsonrpc 0.3 tasks/get: a 0.3 Task on the same endpoint", f"{type(e).__name__}: {e}; {r.text[:300]}")
+
+
+async def no_caller(tag: str, s: Session, server: Server) -> None:
+    """A request naming no caller: the protocol's authentication error, no result."""
+    url = f"{server.base}/agents/payments-agent"
+    msg = json_format.MessageToDict(user_message("Pay PMT-000: nobody sent this"))
+    headers = {"A2A-Version": "1.0"}
+    async with httpx.AsyncClient(timeout=REQUEST_TIMEOUT_S, headers=headers) as anonymous:
+        if tag == "jsonrpc":
+            body = {"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": {"message": msg}}
+            r = await anonymous.post(url + "/", json=body)
+            try:
+                doc = r.json()
+            except ValueError:
+                doc = None
+            ok = r.status_code == 401 or (
+                isinstance(doc, dict) and "error" in doc and "result" not in doc
+            )
+        else:
+            r = await anonymous.post(url + "/message:send", json={"message": msg})
+            ok = r.status_code == 401
+    check(ok, f"{tag} no caller header: an authentication error", f"{r.status_code} {r.text[:300]}")
 
 
 async def cancel(tag, s: Session, order: str) -> None:
