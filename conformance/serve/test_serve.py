@@ -20,7 +20,7 @@ the JSON-RPC and the HTTP+JSON transports), parsing every answer with the SDK's 
 Then SIGINT, and the report the server writes (--report) is compared with report.golden.json
 beside this file after the two ports are replaced by placeholders (BLESS=1 rewrites the golden).
 Exit status 1 on any failed check (each is printed with what was expected and what came), 0 when
-all pass. Every wait is bounded; the whole run takes a few seconds.
+all pass. Every wait is bounded (under 60 s in all); a passing run takes a few seconds.
 """
 
 from __future__ import annotations
@@ -62,9 +62,10 @@ GOLDEN = HERE / "report.golden.json"
 CALLER_HEADER = "X-A2A-Sim-Caller"
 TOKEN_HEADER = "X-A2A-Notification-Token"
 PUSH_TOKEN = "serve-test-push-token"
-READY_TIMEOUT_S = 20
+READY_TIMEOUT_S = 10
 REQUEST_TIMEOUT_S = 10
 PUSH_WAIT_S = 5
+SESSION_TIMEOUT_S = 35  # with the ready wait and the 10 s shutdown wait: under 60 s in all
 
 failures: list[str] = []
 
@@ -677,7 +678,7 @@ def main() -> int:
     print(f"serve: listening on {server.addr}; receiver on 127.0.0.1:{receiver.port}; files in {work}")
     status = None
     try:
-        asyncio.run(asyncio.wait_for(drive(server, receiver), timeout=45))
+        asyncio.run(asyncio.wait_for(drive(server, receiver), timeout=SESSION_TIMEOUT_S))
     except SystemExit as e:
         check(False, "the session", e)
     except Exception as e:  # noqa: BLE001
