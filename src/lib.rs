@@ -14,5 +14,7 @@ pub mod error;
 pub mod protocol;
 pub mod report;
 pub mod scenario;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod testing;
 pub mod token;

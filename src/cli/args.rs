@@ -123,6 +123,50 @@ pub(super) enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Serve every agent of a scenario as a real A2A server (JSON-RPC and HTTP+JSON) on localhost.
+    #[cfg(feature = "serve")]
+    Serve {
+        file: PathBuf,
+        /// Address to listen on; port 0 picks a free port.
+        #[arg(long, default_value = "127.0.0.1:7420")]
+        listen: std::net::SocketAddr,
+        /// The host the served cards name (default: the listening address).
+        #[arg(long)]
+        advertise_host: Option<String>,
+        /// A2A version of the served cards.
+        #[arg(long, value_enum, default_value_t = Version::V1_0)]
+        a2a_version: Version,
+        /// Also serve this agent at `/`.
+        #[arg(long)]
+        root_agent: Option<String>,
+        /// Real milliseconds per tick of scheduled work (default: the scenario's clock.tick_ms).
+        #[arg(long)]
+        tick_ms: Option<u64>,
+        /// Timestamps from the wall clock rather than the scenario clock.
+        #[arg(long)]
+        wall_clock: bool,
+        /// Admit 127.0.0.1 / localhost push URLs (local tests only).
+        #[arg(long)]
+        allow_loopback_push: bool,
+        /// Write the session's JSON report here on shutdown.
+        #[arg(long)]
+        report: Option<PathBuf>,
+        /// Write the bound address (`127.0.0.1:PORT`) here once listening.
+        #[arg(long)]
+        ready_file: Option<PathBuf>,
+        /// Shut down after N HTTP requests.
+        #[arg(long)]
+        exit_after: Option<u64>,
+        /// Shut down after SECONDS without a request.
+        #[arg(long)]
+        idle_exit: Option<f64>,
+        /// Largest request body accepted (bigger: 413).
+        #[arg(long, default_value_t = 1 << 20)]
+        max_body: usize,
+        /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+        set: Vec<Override>,
+    },
     /// Explain a step's admission and push checks, a discovery's exclusions and scores, or a
     /// task's path through its handler, with the values each rule compared.
     Explain {

@@ -178,6 +178,56 @@ pub fn main() -> i32 {
             file,
         } => convert(from, to, a2a_version.a2a(), agent.as_deref(), file),
         Command::Token(cmd) => crate::token::command::run(cmd),
+        #[cfg(feature = "serve")]
+        Command::Serve {
+            file,
+            listen,
+            advertise_host,
+            a2a_version,
+            root_agent,
+            tick_ms,
+            wall_clock,
+            allow_loopback_push,
+            report,
+            ready_file,
+            exit_after,
+            idle_exit,
+            max_body,
+            set,
+        } => {
+            let scenario = match input::load_for_run(&file, &set) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return EXIT_LOAD;
+                }
+            };
+            let idle_exit = match idle_exit {
+                Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+                Some(s) => {
+                    eprintln!("a2a-sim: --idle-exit {s}: give a positive number of seconds");
+                    return EXIT_LOAD;
+                }
+                None => None,
+            };
+            crate::serve::run(
+                scenario,
+                crate::serve::Options {
+                    listen,
+                    advertise_host,
+                    version: a2a_version.a2a(),
+                    root_agent,
+                    tick_ms,
+                    wall_clock,
+                    allow_loopback_push,
+                    report,
+                    ready_file,
+                    exit_after,
+                    idle_exit,
+                    max_body,
+                },
+            )
+        }
     }
 }
 

@@ -20,6 +20,7 @@ pub mod record;
 mod resolution;
 pub mod scenario;
 pub mod scheduler;
+mod session;
 pub mod status;
 pub mod symbols;
 pub mod task;

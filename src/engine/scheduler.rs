@@ -62,6 +62,11 @@ impl Scheduler {
             .is_some_and(|Reverse(q)| q.ready_at <= clock)
     }
 
+    /// When the earliest queued activity is due.
+    pub fn peek_ready_at(&self) -> Option<u64> {
+        self.heap.peek().map(|Reverse(q)| q.ready_at)
+    }
+
     /// Draws a seq without queueing: the activity runs at once, as it would have if queued, since
     /// nothing queued is due before it.
     pub fn skip(&mut self) {

@@ -72,6 +72,11 @@ pub struct World<'s> {
     pub(crate) verified: Vec<Option<crate::engine::token::VerifiedToken>>,
     /// The verified token of the caller that created each task, for tasks created by one.
     pub caller_tokens: std::collections::BTreeMap<TaskIx, crate::engine::token::VerifiedToken>,
+    /// Requests a server session ran as steps after the scenario's own (`serve`; empty in `run`).
+    pub served: Vec<&'s Step>,
+    /// Ticks the clock jumped while idle (waiting for a timer, a `wait` or a slow agent): what a
+    /// server session turns into real time.
+    pub idle_ticks: u64,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -184,6 +189,8 @@ impl<'s> World<'s> {
             literal_contexts: std::collections::BTreeSet::new(),
             verified: vec![None; scenario.callers.len()],
             caller_tokens: std::collections::BTreeMap::new(),
+            served: Vec::new(),
+            idle_ticks: 0,
         }
     }
 
@@ -309,7 +316,10 @@ impl<'s> World<'s> {
                 continue;
             }
             // Idle time passes: the clock jumps, taking no tick of its own.
-            self.ids.tick = self.ids.tick.max(q.ready_at);
+            if q.ready_at > self.ids.tick {
+                self.idle_ticks += q.ready_at - self.ids.tick;
+                self.ids.tick = q.ready_at;
+            }
             match q.activity {
                 Activity::Turn(task) => {
                     self.runs[task].queued = false;

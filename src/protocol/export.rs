@@ -210,6 +210,26 @@ pub fn write_stream_with(
     Ok(())
 }
 
+/// One task as `run --format a2a` prints it, as it stands now (a served GetTask / SendMessage).
+pub fn task_value(w: &World, v: A2aVersion, ix: TaskIx) -> Value {
+    task_json(w, v, ix, Prefix::whole(&w.tasks[ix]))
+}
+
+/// One call's stream events as `run --format a2a-stream` prints them (a served stream): it opens
+/// and ends with its Task; in 0.3 its last status update is `final`.
+pub fn call_stream(w: &World, v: A2aVersion, call: crate::engine::record::CallId) -> Vec<Value> {
+    let last = w
+        .call_events(call)
+        .enumerate()
+        .filter(|(_, e)| matches!(e.kind(), EventKind::Status(_)))
+        .map(|(i, _)| i)
+        .last();
+    w.call_events(call)
+        .enumerate()
+        .map(|(i, e)| stream_event(w, v, e.task(), e.kind(), last == Some(i)))
+        .collect()
+}
+
 fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last: bool) -> Value {
     let t = &w.tasks[ix];
     let ids = |o: &mut Map<String, Value>| {

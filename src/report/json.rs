@@ -123,7 +123,7 @@ impl Serialize for StepJson<'_, '_> {
         let StepJson(w, i, r) = *self;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("step", &(i + 1))?;
-        m.serialize_entry("op", w.scenario.steps[i].op())?;
+        m.serialize_entry("op", w.step_at(i).op())?;
         if let Some(caller) = r.caller {
             m.serialize_entry("caller", &w.scenario.callers[caller].id)?;
         }

@@ -1,0 +1,83 @@
+//! `a2a-sim serve`: the scenario's agents as real A2A servers on localhost (JSON-RPC 2.0 in both
+//! 0.3 and 1.0 method names, and 1.0's HTTP+JSON binding). The only module that links the async
+//! stack (feature `serve`). HTTP handlers parse and answer; one owner thread holds the world
+//! ([`owner`]), so every rule of `run` applies unchanged.
+
+mod http;
+mod owner;
+mod protocol;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::engine::scenario::Scenario;
+use crate::protocol::version::A2aVersion;
+
+/// The flags of `serve`, checked.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub listen: SocketAddr,
+    pub advertise_host: Option<String>,
+    pub version: A2aVersion,
+    pub root_agent: Option<String>,
+    pub tick_ms: Option<u64>,
+    pub wall_clock: bool,
+    pub allow_loopback_push: bool,
+    pub report: Option<PathBuf>,
+    pub ready_file: Option<PathBuf>,
+    pub exit_after: Option<u64>,
+    pub idle_exit: Option<Duration>,
+    pub max_body: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            listen: SocketAddr::from(([127, 0, 0, 1], 7420)),
+            advertise_host: None,
+            version: A2aVersion::V1_0,
+            root_agent: None,
+            tick_ms: None,
+            wall_clock: false,
+            allow_loopback_push: false,
+            report: None,
+            ready_file: None,
+            exit_after: None,
+            idle_exit: None,
+            max_body: 1 << 20,
+        }
+    }
+}
+
+/// Serves `scenario` until a signal, `--exit-after` or `--idle-exit`; then writes the report.
+/// The exit status: 0, or 2 for a setup problem (printed).
+pub fn run(mut scenario: Scenario, options: Options) -> i32 {
+    if let Some(root) = &options.root_agent
+        && !scenario.agents.iter().any(|a| a.name() == root)
+    {
+        eprintln!(
+            "a2a-sim: --root-agent `{root}` names no agent of the scenario; `a2a-sim card FILE --list` lists them"
+        );
+        return 2;
+    }
+    // The session's requests are its steps; the file's own driver steps are not replayed.
+    scenario.steps.clear();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("a2a-sim: cannot start the server runtime: {e}");
+            return 2;
+        }
+    };
+    match runtime.block_on(http::serve(scenario, options)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("a2a-sim: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! The one owner of the world: a plain thread that takes requests in arrival order (a FIFO
+//! channel), runs each as a driver step at the current clock, renders its answer with the
+//! protocol adapters of `run --format a2a`, and runs scheduled work when real time says it is due.
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::engine::record::{ErrorCode, ErrorRecord, StepResult};
+use crate::engine::scenario::{Scenario, Step};
+use crate::engine::task::{Owner, parse_task_id};
+use crate::engine::world::World;
+use crate::protocol::export;
+use crate::protocol::version::A2aVersion;
+
+/// What the server asks of the world.
+pub enum Req {
+    /// A driver step (send, stream, reply, get, cancel, set push config).
+    Step(Box<Step>, A2aVersion),
+    List(ListQuery, A2aVersion),
+    /// A subscription: the task as it stands, if the caller may see it.
+    Snapshot {
+        caller: usize,
+        task: String,
+        version: A2aVersion,
+    },
+    /// Write the report (if asked) and stop.
+    Shutdown,
+}
+
+pub struct ListQuery {
+    pub caller: usize,
+    pub agent: usize,
+    pub context_id: Option<String>,
+    pub status: Option<crate::engine::lifecycle::TaskState>,
+    pub page_size: usize,
+    pub offset: usize,
+}
+
+/// The world's answer to one request.
+pub enum Answer {
+    /// A Task (GetTask, CancelTask, a blocking or non-blocking send).
+    Task(Value),
+    /// A stream's events, in order, its Task last.
+    Events(Vec<Value>),
+    /// ListTasks' page.
+    List(Value),
+    /// The push config as stored (SetPushConfig).
+    Done,
+    Error(Failure),
+}
+
+/// A refusal in protocol terms; the bindings spell it.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub message: String,
+    pub denials: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    TaskNotFound,
+    TaskNotCancelable,
+    PushNotSupported,
+    Unsupported,
+    InvalidParams,
+    Unauthenticated,
+    Denied,
+    Unavailable,
+    Internal,
+}
+
+impl Failure {
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            message: message.into(),
+            denials: Vec::new(),
+        }
+    }
+}
+
+pub struct Job {
+    pub req: Req,
+    pub reply: tokio::sync::oneshot::Sender<Reply>,
+}
+
+/// An answer and how long real time the request's idle ticks take.
+pub struct Reply {
+    pub answer: Answer,
+    pub delay: Duration,
+}
+
+pub struct Settings {
+    pub tick_ms: u64,
+    pub report: Option<std::path::PathBuf>,
+}
+
+fn failure_of(errors: &[ErrorRecord]) -> Failure {
+    let Some(e) = errors.first() else {
+        return Failure::new(FailureKind::Internal, "the request did nothing");
+    };
+    let kind = match e.code {
+        ErrorCode::TaskNotFound => FailureKind::TaskNotFound,
+        ErrorCode::TaskNotCancelable => FailureKind::TaskNotCancelable,
+        ErrorCode::PushNotSupported => FailureKind::PushNotSupported,
+        ErrorCode::TaskTerminal | ErrorCode::TaskNotAwaiting | ErrorCode::StreamingNotSupported => {
+            FailureKind::Unsupported
+        }
+        ErrorCode::HostNotAllowed | ErrorCode::MissingToken | ErrorCode::NoCandidate => {
+            FailureKind::InvalidParams
+        }
+        ErrorCode::Unauthenticated => FailureKind::Unauthenticated,
+        ErrorCode::AgentUnavailable => FailureKind::Unavailable,
+        ErrorCode::IllegalTransition | ErrorCode::HandlerIncomplete => FailureKind::Internal,
+    };
+    Failure::new(kind, format!("{}: {}", e.code.as_str(), e.detail))
+}
+
+fn answer_step(world: &mut World<'static>, step: &'static Step, v: A2aVersion) -> Answer {
+    let (record, errors) = world.serve_step(step);
+    match &record.result {
+        StepResult::Task { task, stream, .. } => {
+            let (task, stream) = (*task, *stream);
+            if let Step::SetPushConfig { .. } = step {
+                // A refused config is recorded as an error of the step, the task still shown.
+                if !errors.is_empty() {
+                    return Answer::Error(failure_of(errors));
+                }
+                return Answer::Done;
+            }
+            match stream {
+                Some(call) => Answer::Events(export::call_stream(world, v, call)),
+                None => Answer::Task(export::task_value(world, v, task)),
+            }
+        }
+        StepResult::Denied(codes) => Answer::Error(Failure {
+            kind: FailureKind::Denied,
+            message: format!(
+                "admission denied: {}",
+                codes
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            denials: codes.iter().map(|c| c.as_str()).collect(),
+        }),
+        _ => {
+            if matches!(step, Step::SetPushConfig { .. }) && errors.is_empty() {
+                return Answer::Done;
+            }
+            Answer::Error(failure_of(errors))
+        }
+    }
+}
+
+fn owns(world: &World, caller: usize, ix: usize) -> bool {
+    let c = &world.scenario.callers[caller];
+    world.tasks[ix].owner
+        == Owner {
+            id: c.sym,
+            tenant: c.tenant,
+        }
+}
+
+fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
+    let matching: Vec<usize> = (0..world.tasks.len())
+        .filter(|&ix| {
+            let t = &world.tasks[ix];
+            owns(world, q.caller, ix)
+                && t.agent == q.agent
+                && q.context_id
+                    .as_deref()
+                    .is_none_or(|c| t.context.to_string() == c)
+                && q.status.is_none_or(|s| t.state == s)
+        })
+        .collect();
+    let page: Vec<Value> = matching
+        .iter()
+        .skip(q.offset)
+        .take(q.page_size)
+        .map(|&ix| export::task_value(world, v, ix))
+        .collect();
+    let end = q.offset.saturating_add(q.page_size);
+    let next = if end < matching.len() {
+        end.to_string()
+    } else {
+        String::new()
+    };
+    json!({
+        "tasks": page,
+        "nextPageToken": next,
+        "pageSize": q.page_size,
+        "totalSize": matching.len(),
+    })
+}
+
+fn snapshot(world: &World, caller: usize, task: &str, v: A2aVersion) -> Answer {
+    match parse_task_id(task).filter(|&ix| ix < world.tasks.len() && owns(world, caller, ix)) {
+        Some(ix) => Answer::Events(vec![match v {
+            A2aVersion::V1_0 => json!({"task": export::task_value(world, v, ix)}),
+            A2aVersion::V0_3 => export::task_value(world, v, ix),
+        }]),
+        None => Answer::Error(Failure::new(
+            FailureKind::TaskNotFound,
+            format!("task_not_found: task `{task}` not found"),
+        )),
+    }
+}
+
+/// Runs the owner loop until [`Req::Shutdown`] (or every sender is gone); writes the report.
+pub fn run(
+    scenario: &'static Scenario,
+    settings: Settings,
+    rx: Receiver<Job>,
+) -> Result<(), String> {
+    let mut world = World::new(scenario);
+    let tick = Duration::from_millis(settings.tick_ms);
+    // When the earliest scheduled activity was found due in the future, and at which tick.
+    let mut waiting: Option<(Instant, u64)> = None;
+    loop {
+        let clock = world.clock();
+        let timeout = match world.next_due() {
+            None => None,
+            Some(due) if due <= clock => Some(Duration::ZERO),
+            Some(due) => {
+                let (since, at) = match waiting {
+                    Some((since, at)) if at == due => (since, at),
+                    _ => (Instant::now(), due),
+                };
+                waiting = Some((since, at));
+                let total = tick.saturating_mul((due - clock).min(u32::MAX as u64) as u32);
+                Some(total.saturating_sub(since.elapsed()))
+            }
+        };
+        let job = match timeout {
+            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            Some(t) if t.is_zero() => Err(RecvTimeoutError::Timeout),
+            Some(t) => rx.recv_timeout(t),
+        };
+        let job = match job {
+            Ok(job) => job,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Some(due) = world.next_due() {
+                    world.advance_to(due.max(clock));
+                }
+                waiting = None;
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        let idle_before = world.idle_ticks;
+        let answer = match job.req {
+            Req::Step(step, v) => {
+                let step: &'static Step = Box::leak(step);
+                answer_step(&mut world, step, v)
+            }
+            Req::List(q, v) => Answer::List(list(&world, &q, v)),
+            Req::Snapshot {
+                caller,
+                task,
+                version,
+            } => snapshot(&world, caller, &task, version),
+            Req::Shutdown => {
+                let _ = job.reply.send(Reply {
+                    answer: Answer::Done,
+                    delay: Duration::ZERO,
+                });
+                break;
+            }
+        };
+        let idle = world.idle_ticks - idle_before;
+        let delay = tick.saturating_mul(idle.min(u32::MAX as u64) as u32);
+        let _ = job.reply.send(Reply { answer, delay });
+    }
+    // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed
+    // sequence of requests does not depend on when the session was stopped.
+    world.finish();
+    if let Some(path) = &settings.report {
+        let mut out = Vec::new();
+        crate::report::json::write(&world, &mut out).map_err(|e| e.to_string())?;
+        std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! A2A requests (JSON-RPC params and HTTP+JSON bodies) into driver steps and queries, and the
+//! protocol's errors in each binding's spelling.
+
+use serde_json::{Value, json};
+
+use super::owner::{Failure, FailureKind, ListQuery, Req};
+use crate::engine::push::Secret;
+use crate::engine::scenario::{
+    AgentIx, CallerIx, ContextSpec, MessageSpec, PushSpec, Send, Step, Target, TaskRef,
+};
+use crate::protocol::version::A2aVersion;
+
+/// The operations both bindings offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Send,
+    Stream,
+    Get,
+    List,
+    Cancel,
+    Subscribe,
+    SetPush,
+    GetPush,
+    ListPush,
+    DeletePush,
+}
+
+/// A JSON-RPC method name: the operation and the version its name belongs to.
+pub fn method(name: &str) -> Option<(Op, A2aVersion)> {
+    use A2aVersion::*;
+    Some(match name {
+        "message/send" => (Op::Send, V0_3),
+        "message/stream" => (Op::Stream, V0_3),
+        "tasks/get" => (Op::Get, V0_3),
+        "tasks/cancel" => (Op::Cancel, V0_3),
+        "tasks/resubscribe" => (Op::Subscribe, V0_3),
+        "tasks/pushNotificationConfig/set" => (Op::SetPush, V0_3),
+        "tasks/pushNotificationConfig/get" => (Op::GetPush, V0_3),
+        "tasks/pushNotificationConfig/list" => (Op::ListPush, V0_3),
+        "tasks/pushNotificationConfig/delete" => (Op::DeletePush, V0_3),
+        "SendMessage" => (Op::Send, V1_0),
+        "SendStreamingMessage" => (Op::Stream, V1_0),
+        "GetTask" => (Op::Get, V1_0),
+        "ListTasks" => (Op::List, V1_0),
+        "CancelTask" => (Op::Cancel, V1_0),
+        "SubscribeToTask" => (Op::Subscribe, V1_0),
+        "CreateTaskPushNotificationConfig" => (Op::SetPush, V1_0),
+        "GetTaskPushNotificationConfig" => (Op::GetPush, V1_0),
+        "ListTaskPushNotificationConfigs" => (Op::ListPush, V1_0),
+        "DeleteTaskPushNotificationConfig" => (Op::DeletePush, V1_0),
+        _ => return None,
+    })
+}
+
+fn invalid(msg: impl Into<String>) -> Failure {
+    Failure::new(FailureKind::InvalidParams, msg)
+}
+
+fn str_field<'a>(o: &'a Value, key: &str) -> Result<Option<&'a str>, Failure> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(invalid(format!("`{key}` must be a string"))),
+    }
+}
+
+fn bool_field(o: &Value, key: &str) -> Result<Option<bool>, Failure> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(invalid(format!("`{key}` must be a boolean"))),
+    }
+}
+
+/// The text and data a message's parts carry (text parts joined by newlines, data parts merged).
+fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
+    if !message.is_object() {
+        return Err(invalid("`message` must be an object"));
+    }
+    if str_field(message, "messageId")?.is_none() {
+        return Err(invalid("`message.messageId` is required"));
+    }
+    match message.get("role") {
+        Some(Value::String(_)) => {}
+        _ => return Err(invalid("`message.role` is required (a string)")),
+    }
+    let Some(Value::Array(parts)) = message.get("parts") else {
+        return Err(invalid("`message.parts` must be an array"));
+    };
+    let mut text: Vec<&str> = Vec::new();
+    let mut data: Option<serde_json::Map<String, Value>> = None;
+    for part in parts {
+        if let Some(t) = part.get("text") {
+            let Value::String(t) = t else {
+                return Err(invalid("a part's `text` must be a string"));
+            };
+            text.push(t);
+        } else if let Some(d) = part.get("data") {
+            // 0.3 data parts hold an object; 1.0's may hold any value, kept under `value`.
+            let map = match d {
+                Value::Object(m) => m.clone(),
+                other => {
+                    let mut m = serde_json::Map::new();
+                    m.insert("value".into(), other.clone());
+                    m
+                }
+            };
+            data.get_or_insert_with(Default::default).extend(map);
+        } else if !part.is_object() {
+            return Err(invalid("each part must be an object"));
+        }
+    }
+    Ok(MessageSpec {
+        text: text.join("\n"),
+        data,
+    })
+}
+
+fn push_spec(config: &Value) -> Result<PushSpec, Failure> {
+    let Some(url) = str_field(config, "url")? else {
+        return Err(invalid("a push notification config needs `url`"));
+    };
+    let token = str_field(config, "token")?.unwrap_or_default();
+    Ok(PushSpec {
+        url: url.to_string(),
+        token: Secret::new(token),
+    })
+}
+
+/// A task id from params: 1.0's `id` (GetTask, CancelTask) or 0.3's `id`; push configs name
+/// `taskId`.
+fn task_param(params: &Value, key: &str) -> Result<String, Failure> {
+    match str_field(params, key)? {
+        Some(id) => Ok(id.to_string()),
+        None => Err(invalid(format!("`{key}` is required (a task id)"))),
+    }
+}
+
+/// Builds the world request for `op` with JSON-RPC-shaped params (the REST binding passes its
+/// body, with path ids merged in).
+pub fn request(
+    op: Op,
+    v: A2aVersion,
+    params: &Value,
+    caller: CallerIx,
+    agent: AgentIx,
+) -> Result<Req, Failure> {
+    if !params.is_object() {
+        return Err(invalid("`params` must be an object"));
+    }
+    let step = match op {
+        Op::Send | Op::Stream => {
+            let message = params
+                .get("message")
+                .ok_or_else(|| invalid("`params.message` is required"))?;
+            let spec = message_spec(message)?;
+            let config = params.get("configuration").unwrap_or(&Value::Null);
+            if !config.is_null() && !config.is_object() {
+                return Err(invalid("`configuration` must be an object"));
+            }
+            let return_immediately = bool_field(config, "returnImmediately")?.unwrap_or(false)
+                || bool_field(config, "blocking")? == Some(false);
+            let push = match config
+                .get("pushNotificationConfig")
+                .or_else(|| config.get("taskPushNotificationConfig"))
+            {
+                Some(Value::Null) | None => None,
+                Some(c) if c.is_object() => Some(push_spec(c)?),
+                Some(_) => return Err(invalid("`pushNotificationConfig` must be an object")),
+            };
+            if let Some(task) = str_field(message, "taskId")? {
+                Step::Reply {
+                    caller,
+                    task: TaskRef::Id(task.to_string()),
+                    message: spec,
+                }
+            } else {
+                let context = match str_field(message, "contextId")? {
+                    Some(c) => ContextSpec::Literal(c.to_string()),
+                    None => ContextSpec::Fresh,
+                };
+                Step::Send(Send {
+                    stream: op == Op::Stream,
+                    caller,
+                    to: Target::Agent(agent),
+                    message: spec,
+                    alias: None,
+                    push,
+                    context,
+                    return_immediately: return_immediately && op == Op::Send,
+                })
+            }
+        }
+        Op::Get => Step::Get {
+            caller,
+            task: TaskRef::Id(task_param(params, "id")?),
+        },
+        Op::Cancel => Step::Cancel {
+            caller,
+            task: TaskRef::Id(task_param(params, "id")?),
+        },
+        Op::Subscribe => {
+            return Ok(Req::Snapshot {
+                caller,
+                task: task_param(params, "id")?,
+                version: v,
+            });
+        }
+        Op::SetPush => {
+            // 0.3: {taskId, pushNotificationConfig: {url, token}}; 1.0: flat {taskId, url, token}.
+            let task = task_param(params, "taskId")?;
+            let config = match params.get("pushNotificationConfig") {
+                Some(c) => c,
+                None => params,
+            };
+            Step::SetPushConfig {
+                caller,
+                task: TaskRef::Id(task),
+                agent: Some(agent),
+                push: push_spec(config)?,
+            }
+        }
+        Op::List => return list_query(params, caller, agent).map(|q| Req::List(q, v)),
+        Op::GetPush | Op::ListPush | Op::DeletePush => {
+            return Err(Failure::new(
+                FailureKind::Unsupported,
+                "reading and deleting push notification configs is not supported by this server",
+            ));
+        }
+    };
+    Ok(Req::Step(Box::new(step), v))
+}
+
+fn list_query(params: &Value, caller: CallerIx, agent: AgentIx) -> Result<ListQuery, Failure> {
+    let page_size = match params.get("pageSize") {
+        None | Some(Value::Null) => 50,
+        Some(v) => match v
+            .as_u64()
+            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+        {
+            Some(n @ 1..=100) => n as usize,
+            _ => return Err(invalid("`pageSize` must be an integer from 1 to 100")),
+        },
+    };
+    let offset = match str_field(params, "pageToken")? {
+        None | Some("") => 0,
+        Some(t) => t
+            .parse()
+            .map_err(|_| invalid(format!("`pageToken` `{t}` is not one this server gave")))?,
+    };
+    let status = match str_field(params, "status")? {
+        None | Some("") | Some("TASK_STATE_UNSPECIFIED") => None,
+        Some(s) => Some(
+            A2aVersion::parse_state(s)
+                .ok_or_else(|| invalid(format!("`status` `{s}` is not a task state")))?,
+        ),
+    };
+    Ok(ListQuery {
+        caller,
+        agent,
+        context_id: str_field(params, "contextId")?.map(str::to_string),
+        status,
+        page_size,
+        offset,
+    })
+}
+
+/// JSON-RPC error code and HTTP status of a failure.
+pub fn codes(kind: FailureKind) -> (i64, u16, &'static str) {
+    match kind {
+        FailureKind::TaskNotFound => (-32001, 404, "NOT_FOUND"),
+        FailureKind::TaskNotCancelable => (-32002, 409, "FAILED_PRECONDITION"),
+        FailureKind::PushNotSupported => (-32003, 400, "UNIMPLEMENTED"),
+        FailureKind::Unsupported => (-32004, 400, "UNIMPLEMENTED"),
+        FailureKind::InvalidParams => (-32602, 400, "INVALID_ARGUMENT"),
+        FailureKind::Unauthenticated => (-32600, 401, "UNAUTHENTICATED"),
+        FailureKind::Denied => (-32050, 403, "PERMISSION_DENIED"),
+        FailureKind::Unavailable => (-32603, 503, "UNAVAILABLE"),
+        FailureKind::Internal => (-32603, 500, "INTERNAL"),
+    }
+}
+
+/// The JSON-RPC error object of a failure.
+pub fn rpc_error(f: &Failure) -> Value {
+    let (code, _, _) = codes(f.kind);
+    let mut e = json!({"code": code, "message": f.message});
+    if !f.denials.is_empty() {
+        e["data"] = json!({"denials": f.denials});
+    }
+    e
+}
+
+/// The HTTP+JSON error body of a failure (google.rpc.Status shape) and its status.
+pub fn rest_error(f: &Failure) -> (u16, Value) {
+    let (code, status, name) = codes(f.kind);
+    let mut e = json!({"code": status, "status": name, "message": f.message, "a2aCode": code});
+    if !f.denials.is_empty() {
+        e["details"] = json!([{"denials": f.denials}]);
+    }
+    (status, json!({ "error": e }))
+}
