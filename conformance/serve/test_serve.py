@@ -425,23 +425,34 @@ async def payment(tag, s: Session, order, beneficiary, recommendation, receiver)
         check(False, f"{what} stream: the reply streamed over SSE", f"{type(e).__name__}: {e}")
         events = []
     check_stream(events, task.id, f"{what} stream")
-    rec_at, rec = find_recommendation(events)
-    check(
-        rec == recommendation,
-        f"{what} stream: the screener's recommendation `{recommendation}` is visible",
-        f"got {rec!r}",
-    )
     if recommendation == "manual_review":
         decided_at = first_status(
             events, task.id, TaskState.TASK_STATE_INPUT_REQUIRED, "Held for manual review"
         )
+        decision = "held for manual review"
     else:
         decided_at = first_status(events, task.id, TaskState.TASK_STATE_COMPLETED, "")
+        decision = "released at once"
     check(
-        decided_at >= 0 and rec_at >= 0 and rec_at < decided_at,
-        f"{what} stream: the payment's decision follows the recommendation",
-        f"recommendation at event {rec_at}, decision at event {decided_at}",
+        decided_at >= 0,
+        f"{what} stream: the payment's decision ({decision}) is in the stream",
+        [json_format.MessageToDict(e) for e in events][:3],
     )
+    # the screener's own artifact: a child task's event, relayed in the payment's stream (as
+    # `run --format a2a-stream` shows it)
+    rec_at, rec = find_recommendation(events)
+    check(
+        rec == recommendation,
+        f"{what} stream: the screener's recommendation `{recommendation}` is visible",
+        f"no artifact update with data.recommendation in the {len(events)} event(s)"
+        if rec is None else f"got {rec!r}",
+    )
+    if rec_at >= 0 and decided_at >= 0:
+        check(
+            rec_at < decided_at,
+            f"{what} stream: the recommendation comes before the decision",
+            f"recommendation at event {rec_at}, decision at event {decided_at}",
+        )
 
     got = await s.plain.get_task(GetTaskRequest(id=task.id))
     want_state = (
@@ -481,7 +492,8 @@ async def payment(tag, s: Session, order, beneficiary, recommendation, receiver)
 
     if receiver is not None:
         posts = receiver.wait_for(lambda p: p["path"] == f"/hooks/{task.id}", PUSH_WAIT_S)
-        check(bool(posts), f"{what} webhooks: the receiver got POSTs", receiver.posts)
+        if not check(bool(posts), f"{what} webhooks: the receiver got POSTs", receiver.posts):
+            return
         tokens = {p["headers"].get(TOKEN_HEADER) for p in posts}
         check(
             tokens == {PUSH_TOKEN},
