@@ -16,5 +16,7 @@ mod malformed;
 mod properties;
 mod protocol;
 mod reports;
+#[cfg(feature = "serve")]
+mod serve;
 mod tokens;
 mod views;

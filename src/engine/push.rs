@@ -147,6 +147,24 @@ pub fn recorded_url(url: &Url) -> String {
     out
 }
 
+/// A push URL on this machine (`http(s)://127.x.x.x` or `localhost`, no user name), as recorded
+/// and its host: what `serve --allow-loopback-push` admits for local receivers.
+pub fn loopback_push_url(raw: &str) -> Option<(String, String)> {
+    let url = Url::parse(raw).ok()?;
+    if !matches!(url.scheme(), "http" | "https")
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return None;
+    }
+    let host = match url.host()? {
+        Host::Domain(d) if d.eq_ignore_ascii_case("localhost") => "localhost".to_string(),
+        Host::Ipv4(ip) if ip.is_loopback() => ip.to_string(),
+        _ => return None,
+    };
+    Some((recorded_url(&url), host))
+}
+
 /// Why a push URL is refused (`host_not_allowed`), or the URL as it is recorded.
 pub fn check_push_url(raw: &str, allowed: &[HostPattern]) -> Result<String, String> {
     check_push_url_host(raw, allowed).map(|(url, _)| url)

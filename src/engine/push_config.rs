@@ -1,6 +1,6 @@
 //! Push configs: the four refusals in their order, and the one config a task may hold.
 
-use crate::engine::push::check_push_url_host;
+use crate::engine::push::{check_push_url_host, loopback_push_url};
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::task::*;
@@ -79,14 +79,22 @@ impl<'s> World<'s> {
             self.unavailable(self.scenario.callers[c].sym, agent);
             return false;
         }
-        let (url, host) =
-            match check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts) {
-                Ok(found) => found,
-                Err(why) => {
-                    self.error(ErrorCode::HostNotAllowed, why, Some(task));
-                    return false;
-                }
-            };
+        let loopback = self
+            .scenario
+            .policy
+            .loopback_push
+            .then(|| loopback_push_url(&push.url))
+            .flatten();
+        let (url, host) = match loopback.map_or_else(
+            || check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts),
+            Ok,
+        ) {
+            Ok(found) => found,
+            Err(why) => {
+                self.error(ErrorCode::HostNotAllowed, why, Some(task));
+                return false;
+            }
+        };
         if push.token.is_empty() {
             self.error(
                 ErrorCode::MissingToken,

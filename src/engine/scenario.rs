@@ -128,6 +128,9 @@ pub struct Policy {
     /// Whether the file has any `authority` key: only then does the report show `scopes` and
     /// `amplified` (the compatibility rule).
     pub authority_keys: bool,
+    /// `serve --allow-loopback-push`: push URLs on 127.0.0.1 / localhost (http or https) are
+    /// admitted without the allow-list. Never set by a scenario file.
+    pub loopback_push: bool,
 }
 
 /// Which scopes a nested caller context carries (authority.md §1).

@@ -230,6 +230,15 @@ pub fn call_stream(w: &World, v: A2aVersion, call: crate::engine::record::CallId
         .collect()
 }
 
+/// The A2A push payload of a task's status change `entry` (an index into its history): 1.0's
+/// StreamResponse `{"statusUpdate": …}`, 0.3's Task as it stands.
+pub fn push_payload(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
+    match v {
+        A2aVersion::V1_0 => stream_event(w, v, ix, EventKind::Status(entry), false),
+        A2aVersion::V0_3 => task_value(w, v, ix),
+    }
+}
+
 fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last: bool) -> Value {
     let t = &w.tasks[ix];
     let ids = |o: &mut Map<String, Value>| {

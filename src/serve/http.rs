@@ -113,9 +113,13 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         .as_ref()
         .and_then(|r| scenario.agents.iter().position(|a| a.name() == r));
     let (tx, rx) = std::sync::mpsc::channel::<Job>();
+    let (deliver, notifications) = tokio::sync::mpsc::unbounded_channel();
+    let delivery = tokio::spawn(deliver_all(notifications));
     let settings = owner::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
         report: options.report.clone(),
+        version: options.version,
+        deliver,
     };
     let world = std::thread::Builder::new()
         .name("a2a-sim-world".into())
@@ -136,13 +140,14 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         start: Instant::now(),
         stop: Notify::new(),
     });
+    // Handlers in place before anyone is told the server is ready.
+    let signals = shutdown_signal();
     if let Some(path) = &options.ready_file {
         std::fs::write(path, format!("{addr}\n"))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let (closing_tx, closing_rx) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
-    let signals = shutdown_signal();
     tokio::pin!(signals);
     let idle = options.idle_exit;
     loop {
@@ -203,30 +208,97 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         });
     }
     let _ = done.await;
-    match world.join() {
+    let done = match world.join() {
         Ok(r) => r,
         Err(_) => Err("the world thread stopped unexpectedly".into()),
+    };
+    // Webhooks still queued are delivered (their retries included) before the process ends.
+    let _ = tokio::time::timeout(Duration::from_secs(30), delivery).await;
+    done
+}
+
+/// Delivers notifications one at a time, in the order the world pushed them, retrying on
+/// `backoff × 2^(k−2)` (faults.md §2) while attempts remain.
+async fn deliver_all(mut rx: tokio::sync::mpsc::UnboundedReceiver<owner::Notification>) {
+    while let Some(n) = rx.recv().await {
+        for k in 1..=n.attempts {
+            if k >= 2 {
+                let factor = 1u32.checked_shl(k - 2).unwrap_or(u32::MAX);
+                tokio::time::sleep(n.backoff.saturating_mul(factor)).await;
+            }
+            if post(&n).await {
+                break;
+            }
+        }
     }
 }
 
-async fn shutdown_signal() {
+/// One webhook POST; whether the receiver answered 2xx. The token goes in the header A2A names
+/// and is never logged.
+async fn post(n: &owner::Notification) -> bool {
+    let Ok(url) = url::Url::parse(&n.url) else {
+        return false;
+    };
+    // Only plain http: https would need a TLS stack, and only loopback URLs get here.
+    let (Some(host), "http") = (url.host_str(), url.scheme()) else {
+        return false;
+    };
+    let port = url.port().unwrap_or(80);
+    let connect = tokio::net::TcpStream::connect((host.trim_matches(['[', ']']), port));
+    let Ok(Ok(stream)) = tokio::time::timeout(Duration::from_secs(5), connect).await else {
+        return false;
+    };
+    let Ok((mut sender, conn)) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await
+    else {
+        return false;
+    };
+    tokio::spawn(conn);
+    let target = match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_string(),
+    };
+    let authority = match url.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host.to_string(),
+    };
+    let Ok(req) = Request::post(target)
+        .header(hyper::header::HOST, authority)
+        .header(CONTENT_TYPE, "application/json")
+        .header("X-A2A-Notification-Token", n.token.as_str())
+        .body(Full::new(Bytes::from(n.body.clone())))
+    else {
+        return false;
+    };
+    matches!(
+        tokio::time::timeout(Duration::from_secs(10), sender.send_request(req)).await,
+        Ok(Ok(r)) if r.status().is_success()
+    )
+}
+
+/// SIGINT or SIGTERM; registered when called, so a signal sent right after is not lost.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut term), Ok(mut int)) = (
+        let handlers = (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
-        ) else {
-            return std::future::pending().await;
-        };
-        tokio::select! {
-            _ = term.recv() => {}
-            _ = int.recv() => {}
+        );
+        async move {
+            let (Ok(mut term), Ok(mut int)) = handlers else {
+                return std::future::pending().await;
+            };
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 
@@ -360,6 +432,14 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         Binding::JsonRpc
     };
     let caller = caller_of(state, &req);
+    let a2a_version =
+        req.headers()
+            .get("a2a-version")
+            .map(|h| match h.to_str().unwrap_or("").trim() {
+                "1.0" | "1" | "1.0.0" => Some(A2aVersion::V1_0),
+                "0.3" | "0.3.0" => Some(A2aVersion::V0_3),
+                _ => None,
+            });
     let query = req.uri().query().map(str::to_string);
     let body = match read_body(state, req).await {
         Ok(b) => b,
@@ -395,14 +475,29 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     o.insert(url_decode(k), json!(v));
                 }
             }
-            let req = match protocol::request(op, A2aVersion::V1_0, &params, caller, agent) {
+            // `A2A-Version`, when sent, picks the shapes (the binding's own is 1.0).
+            let version = match a2a_version {
+                None => A2aVersion::V1_0,
+                Some(Some(v)) => v,
+                Some(None) => {
+                    return rest_failure(&Failure::new(
+                        FailureKind::VersionNotSupported,
+                        "A2A-Version: this server speaks 1.0 and 0.3",
+                    ));
+                }
+            };
+            let req = match protocol::request(op, version, &params, caller, agent) {
                 Ok(r) => r,
                 Err(f) => return rest_failure(&f),
             };
             let stream = matches!(op, Op::Stream | Op::Subscribe);
             match ask(state, req).await {
-                Answer::Task(t) if op == Op::Send => json_response(200, &json!({ "task": t })),
-                Answer::Task(t) => json_response(200, &t),
+                // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
+                Answer::Task(t) if stream => sse([stream_task(t, version)]),
+                Answer::Task(t) if op == Op::Send && version == A2aVersion::V1_0 => {
+                    json_response(200, &json!({ "task": t }))
+                }
+                Answer::Task(t) => json_response(200, &protocol::trim_history(t, &params)),
                 Answer::Events(events) if stream => sse(events),
                 Answer::Events(events) => json_response(200, events.last().unwrap_or(&Value::Null)),
                 Answer::List(l) => json_response(200, &l),
@@ -509,15 +604,24 @@ async fn json_rpc(
     };
     let ok = |result: Value| json!({"jsonrpc": "2.0", "id": id, "result": result});
     match ask(state, req).await {
+        Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
         Answer::Task(t) if op == Op::Send && v == A2aVersion::V1_0 => {
             json_response(200, &ok(json!({ "task": t })))
         }
-        Answer::Task(t) => json_response(200, &ok(t)),
+        Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
         Answer::Events(events) if stream => sse(events.into_iter().map(ok)),
         Answer::Events(mut events) => json_response(200, &ok(events.pop().unwrap_or_default())),
         Answer::List(l) => json_response(200, &ok(l)),
         Answer::Done => json_response(200, &ok(params)),
         Answer::Error(f) => fail(&f),
+    }
+}
+
+/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
+fn stream_task(t: Value, v: A2aVersion) -> Value {
+    match v {
+        A2aVersion::V1_0 => json!({ "task": t }),
+        A2aVersion::V0_3 => t,
     }
 }
 

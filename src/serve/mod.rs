@@ -63,6 +63,17 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
     }
     // The session's requests are its steps; the file's own driver steps are not replayed.
     scenario.steps.clear();
+    scenario.policy.loopback_push = options.allow_loopback_push;
+    if options.wall_clock {
+        // Timestamps count from the session's start, in real ticks, not from the file's epoch.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        scenario.clock.epoch_ms = now;
+        if let Some(ms) = options.tick_ms {
+            scenario.clock.tick_ms = ms;
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

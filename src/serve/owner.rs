@@ -69,6 +69,7 @@ pub enum FailureKind {
     Unauthenticated,
     Denied,
     Unavailable,
+    VersionNotSupported,
     Internal,
 }
 
@@ -96,6 +97,57 @@ pub struct Reply {
 pub struct Settings {
     pub tick_ms: u64,
     pub report: Option<std::path::PathBuf>,
+    /// The version of push payloads (the served cards').
+    pub version: A2aVersion,
+    /// Where notifications to deliver go (the HTTP side POSTs them).
+    pub deliver: tokio::sync::mpsc::UnboundedSender<Notification>,
+}
+
+/// One webhook POST to make, with the retry policy of faults.md when the scenario has one.
+pub struct Notification {
+    pub url: String,
+    pub token: String,
+    pub body: Vec<u8>,
+    pub attempts: u32,
+    pub backoff: Duration,
+}
+
+/// The webhooks the world pushed since `seen`, to the configs this session set with a loopback
+/// URL (the only ones a local server can reach; https needs a TLS stack this build lacks).
+fn notify(
+    world: &World,
+    settings: &Settings,
+    raw_urls: &std::collections::BTreeMap<usize, String>,
+    seen: &mut usize,
+) {
+    let tick = Duration::from_millis(settings.tick_ms);
+    for p in &world.pushes[*seen..] {
+        let Some(url) = raw_urls.get(&p.url) else {
+            continue;
+        };
+        let t = &world.tasks[p.task];
+        let Some(config) = &t.push else { continue };
+        let Some(entry) = t
+            .history
+            .iter()
+            .rposition(|h| h.tick == p.tick && h.state == p.state)
+        else {
+            continue;
+        };
+        let body = export::push_payload(world, settings.version, p.task, entry);
+        let (attempts, backoff) = world
+            .faults
+            .deliveries()
+            .map_or((1, 0), |d| (d.attempts.max(1), d.backoff));
+        let _ = settings.deliver.send(Notification {
+            url: url.clone(),
+            token: config.token.expose().to_string(),
+            body: serde_json::to_vec(&body).unwrap_or_default(),
+            attempts,
+            backoff: tick.saturating_mul(backoff.min(u32::MAX as u64) as u32),
+        });
+    }
+    *seen = world.pushes.len();
 }
 
 fn failure_of(errors: &[ErrorRecord]) -> Failure {
@@ -221,7 +273,11 @@ pub fn run(
     let tick = Duration::from_millis(settings.tick_ms);
     // When the earliest scheduled activity was found due in the future, and at which tick.
     let mut waiting: Option<(Instant, u64)> = None;
+    // The raw URL of each push config this session set (the world records it redacted).
+    let mut raw_urls = std::collections::BTreeMap::new();
+    let mut pushed = 0;
     loop {
+        notify(&world, &settings, &raw_urls, &mut pushed);
         let clock = world.clock();
         let timeout = match world.next_due() {
             None => None,
@@ -256,7 +312,21 @@ pub fn run(
         let answer = match job.req {
             Req::Step(step, v) => {
                 let step: &'static Step = Box::leak(step);
-                answer_step(&mut world, step, v)
+                let configs = world.push_urls.len();
+                let answer = answer_step(&mut world, step, v);
+                if world.push_urls.len() > configs {
+                    let raw = match step {
+                        Step::Send(s) => s.push.as_ref().map(|p| p.url.clone()),
+                        Step::SetPushConfig { push, .. } => Some(push.url.clone()),
+                        _ => None,
+                    };
+                    if let Some(raw) =
+                        raw.filter(|u| crate::engine::push::loopback_push_url(u).is_some())
+                    {
+                        raw_urls.insert(world.push_urls.len() - 1, raw);
+                    }
+                }
+                answer
             }
             Req::List(q, v) => Answer::List(list(&world, &q, v)),
             Req::Snapshot {
@@ -279,6 +349,7 @@ pub fn run(
     // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed
     // sequence of requests does not depend on when the session was stopped.
     world.finish();
+    notify(&world, &settings, &raw_urls, &mut pushed);
     if let Some(path) = &settings.report {
         let mut out = Vec::new();
         crate::report::json::write(&world, &mut out).map_err(|e| e.to_string())?;

@@ -265,6 +265,20 @@ fn list_query(params: &Value, caller: CallerIx, agent: AgentIx) -> Result<ListQu
     })
 }
 
+/// GetTask's `historyLength`: only the newest N messages of the history (any other answer
+/// unchanged).
+pub fn trim_history(mut task: Value, params: &Value) -> Value {
+    let n = params.get("historyLength").and_then(|v| {
+        v.as_u64()
+            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+    });
+    if let (Some(n), Some(Value::Array(h))) = (n, task.get_mut("history")) {
+        let n = n.min(h.len() as u64) as usize;
+        h.drain(..h.len() - n);
+    }
+    task
+}
+
 /// JSON-RPC error code and HTTP status of a failure.
 pub fn codes(kind: FailureKind) -> (i64, u16, &'static str) {
     match kind {
@@ -276,6 +290,7 @@ pub fn codes(kind: FailureKind) -> (i64, u16, &'static str) {
         FailureKind::Unauthenticated => (-32600, 401, "UNAUTHENTICATED"),
         FailureKind::Denied => (-32050, 403, "PERMISSION_DENIED"),
         FailureKind::Unavailable => (-32603, 503, "UNAVAILABLE"),
+        FailureKind::VersionNotSupported => (-32009, 400, "FAILED_PRECONDITION"),
         FailureKind::Internal => (-32603, 500, "INTERNAL"),
     }
 }

@@ -450,6 +450,7 @@ impl Loader<'_> {
             push_allowed_hosts,
             authority: p.authority.map_or(Authority::Own, agents::authority),
             authority_keys: p.authority.is_some(),
+            loopback_push: false,
         }
     }
 
