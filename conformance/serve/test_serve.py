@@ -109,7 +109,7 @@ class Receiver:
                 body = self.rfile.read(length)
                 with receiver.lock:
                     receiver.posts.append(
-                        {"path": self.path, "headers": dict(self.headers), "body": body}
+                        {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body}
                     )
                 self.send_response(200)
                 self.send_header("Content-Length", "0")
@@ -438,6 +438,13 @@ async def payment(tag, s: Session, order, beneficiary, recommendation, receiver)
         f"{what} stream: the payment's decision ({decision}) is in the stream",
         [json_format.MessageToDict(e) for e in events][:3],
     )
+    working_at = first_status(events, task.id, TaskState.TASK_STATE_WORKING, "")
+    check(
+        0 <= working_at < decided_at,
+        f"{what} stream: the reply's transitions are streamed (working, then the decision)",
+        f"{len(events)} event(s): "
+        + ", ".join(e.WhichOneof("payload") or "?" for e in events),
+    )
     # the screener's own artifact: a child task's event, relayed in the payment's stream (as
     # `run --format a2a-stream` shows it)
     rec_at, rec = find_recommendation(events)
@@ -494,7 +501,7 @@ async def payment(tag, s: Session, order, beneficiary, recommendation, receiver)
         posts = receiver.wait_for(lambda p: p["path"] == f"/hooks/{task.id}", PUSH_WAIT_S)
         if not check(bool(posts), f"{what} webhooks: the receiver got POSTs", receiver.posts):
             return
-        tokens = {p["headers"].get(TOKEN_HEADER) for p in posts}
+        tokens = {p["headers"].get(TOKEN_HEADER.lower()) for p in posts}  # names are case-blind
         check(
             tokens == {PUSH_TOKEN},
             f"{what} webhooks: every POST carries the token in {TOKEN_HEADER}",
@@ -653,10 +660,16 @@ def compare_report(server: Server, receiver: Receiver, status: int | None) -> No
         return
     text = server.report.read_text()
     try:
-        json.loads(text)
+        doc = json.loads(text)
     except json.JSONDecodeError as e:
         check(False, "the report is JSON", e)
         return
+    pushes = doc.get("pushes", []) if isinstance(doc, dict) else []
+    check(
+        len(pushes) == len(receiver.posts),
+        "the report's pushes are the POSTs the receiver got",
+        f"{len(pushes)} in the report, {len(receiver.posts)} received",
+    )
     check(PUSH_TOKEN not in text, "the report does not print the push token in clear")
     got = normalise(text, server, receiver)
     if os.environ.get("BLESS") == "1":
