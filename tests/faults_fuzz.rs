@@ -4,6 +4,7 @@
 use a2a_sim::scenario::loader;
 use a2a_sim::testing::check::check;
 use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
 
 const BASE: &str = r#"
 policy: {push_allowed_hosts: [hooks.acme.example], push_delivery: {attempts: ATTEMPTS, backoff: BACKOFF}}
@@ -58,7 +59,13 @@ fn fault() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    // A fixed seed keeps CI reproducible; PROPTEST_CASES widens the search by hand.
+    #![proptest_config(Config {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(300),
+        rng_seed: RngSeed::Fixed(0x0a2a_fa17),
+        failure_persistence: None,
+        ..Config::default()
+    })]
     #[test]
     fn any_faults_load_or_are_refused_and_runs_keep_the_invariants(
         faults in proptest::collection::vec(fault(), 0..8),
@@ -74,4 +81,15 @@ proptest! {
             Ok(s) => prop_assert_eq!(check(&s, &s.faults), None),
         }
     }
+}
+
+/// Found by this fuzz: a `slow` window of `i64::MAX` extra ticks drove the clock to `u64::MAX`,
+/// and the next event's tick overflowed (a panic in debug builds, a wrap to zero in release).
+#[test]
+fn a_slow_window_to_the_end_of_time_keeps_the_invariants() {
+    let text = BASE.replace("ATTEMPTS", "64").replace("BACKOFF", "0")
+        + "  - {agent: payments, slow: {extra: 9223372036854775807, from: 0}}\n";
+    let s = loader::load_str("fuzz.yaml", &text, std::path::Path::new("."), "fuzz".into())
+        .expect("loads");
+    assert_eq!(check(&s, &s.faults), None);
 }

@@ -216,8 +216,10 @@ impl<'s> World<'s> {
         Some(&self.delegations[d])
     }
 
+    /// The clock stops at `u64::MAX` (a `slow` window of `i64::MAX` ticks gets there): later
+    /// events share that last tick rather than wrapping to zero.
     pub(crate) fn next_tick(&mut self) -> u64 {
-        self.ids.tick += 1;
+        self.ids.tick = self.ids.tick.saturating_add(1);
         self.ids.tick
     }
 
