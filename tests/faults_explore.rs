@@ -233,3 +233,23 @@ fn the_readme_claim_holds_for_1000_runs() {
     let explored = explore(&s, &opts(1000, 2));
     assert_eq!((explored.runs, explored.found.len()), (1000, 0));
 }
+
+#[test]
+fn a_violation_that_needs_no_drawn_fault_says_so_instead_of_an_empty_block() {
+    let dir = crate::cli::scratch("explore-no-fault-needed");
+    let own = dir.join("own.yaml");
+    std::fs::write(
+        &own,
+        format!("{WRONG}faults:\n  - {{agent: payments, crash: {{at: 2}}}}\n"),
+    )
+    .unwrap();
+    let out = a2a_sim(&["explore", own.to_str().unwrap(), "--runs", "3"]);
+    assert_eq!(out.status, 1, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("no fault needed beyond the scenario's own faults"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("  faults:\n"), "{}", out.stdout);
+}

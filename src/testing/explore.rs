@@ -110,6 +110,15 @@ pub fn human(file: &str, seed: u64, scenario: &Scenario, f: &Found) -> String {
         rule_text(f.violation.rule),
         f.violation.message
     );
+    if f.faults.is_empty() {
+        // Nothing drawn is needed: an empty `faults:` block would read as a paste-able fix.
+        s.push_str(if scenario.faults.entries.is_empty() {
+            "  no fault needed: the scenario violates it as written\n"
+        } else {
+            "  no fault needed beyond the scenario's own faults\n"
+        });
+        return s;
+    }
     if scenario.faults.entries.is_empty() {
         s.push_str("  minimal schedule (paste into the scenario):\n");
     } else {
