@@ -400,7 +400,12 @@ fn protocol_errors() {
         post(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":5}}"#).1["error"]["code"],
         -32602
     );
-    assert_eq!(post(br#"{"jsonrpc":"2.0","id":1,"method":"tasks/pushNotificationConfig/get","params":{"id":"task-1"}}"#).1["error"]["code"], -32004);
+    // Capability first: the payments agent has no push, so no task id is revealed.
+    assert_eq!(post(br#"{"jsonrpc":"2.0","id":1,"method":"tasks/pushNotificationConfig/get","params":{"id":"task-1"}}"#).1["error"]["code"], -32003);
+    assert_eq!(
+        post(br#"{"jsonrpc":"2.0","id":1,"method":"GetExtendedAgentCard"}"#).1["error"]["code"],
+        -32007
+    );
     let big = vec![b' '; 5000];
     assert_eq!(post(&big).0, 413);
     // The server is still up.
@@ -445,7 +450,17 @@ fn a_denied_request_carries_every_code_and_creates_no_task() {
     );
     let r: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(r["error"]["code"], -32050, "{r}");
-    assert_eq!(r["error"]["data"]["denials"], denied["result"]["denied"]);
+    // The codes travel as A2A's servers send details: a google.rpc.ErrorInfo, metadata strings.
+    let info = &r["error"]["data"][0];
+    assert_eq!(info["@type"], "type.googleapis.com/google.rpc.ErrorInfo");
+    assert_eq!(info["reason"], "ADMISSION_DENIED");
+    let codes: Vec<&str> = denied["result"]["denied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(info["metadata"]["denials"], codes.join(","));
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "ListTasks", "params": {}}).to_string();
     let (_, _, text) = http(
         &s.addr,
@@ -633,8 +648,8 @@ fn version_header_history_length_and_wall_clock() {
     );
     assert_eq!(status, 400);
     assert_eq!(
-        serde_json::from_str::<Value>(&text).unwrap()["error"]["a2aCode"],
-        -32009
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["details"][0]["reason"],
+        "VERSION_NOT_SUPPORTED"
     );
     let (_, r) = rpc(&s, "GetTask", json!({"id": "task-1", "historyLength": 1}));
     assert_eq!(r["result"]["history"].as_array().unwrap().len(), 1);
@@ -707,11 +722,37 @@ fn a_reply_continues_the_task_and_on_a_stream_answers_as_a_stream() {
         head.to_ascii_lowercase().contains("text/event-stream"),
         "{head}"
     );
-    let events = sse_events(&text);
-    assert_eq!(events.len(), 1);
-    assert_eq!(events[0]["result"]["task"]["id"], "task-1");
-    assert_ne!(
-        events[0]["result"]["task"]["status"]["state"],
-        "TASK_STATE_INPUT_REQUIRED"
+    let events: Vec<Value> = sse_events(&text)
+        .into_iter()
+        .map(|e| e["result"].clone())
+        .collect();
+    // The task as it stood, its own transitions, the screener's events relayed (its artifact
+    // carries the recommendation), and the task as the reply left it, last.
+    assert_eq!(events[0]["task"]["id"], "task-1");
+    let last = &events[events.len() - 1]["task"];
+    assert_eq!(last["id"], "task-1");
+    assert_ne!(last["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    let working = events
+        .iter()
+        .position(|e| {
+            e["statusUpdate"]["taskId"] == "task-1"
+                && e["statusUpdate"]["status"]["state"] == "TASK_STATE_WORKING"
+        })
+        .expect("the reply's own working");
+    let artifact = events
+        .iter()
+        .position(|e| e["artifactUpdate"]["taskId"] == "task-2")
+        .expect("the screener's artifact, relayed");
+    assert!(working < artifact, "{events:?}");
+    assert_eq!(
+        events[artifact]["artifactUpdate"]["artifact"]["parts"][1]["data"]["recommendation"],
+        "clear"
+    );
+    // Only the stream's own task appears as a Task.
+    assert!(
+        events
+            .iter()
+            .filter_map(|e| e.get("task"))
+            .all(|t| t["id"] == "task-1")
     );
 }

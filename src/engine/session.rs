@@ -2,8 +2,9 @@
 //! clock), its effects recorded; scheduled work run up to a tick when real time says it is due.
 //! Pure like the rest of the engine: the server decides *when*, the world decides *what*.
 
-use crate::engine::record::{ErrorRecord, StepRecord};
+use crate::engine::record::{CallId, ErrorRecord, Event, StepRecord};
 use crate::engine::scenario::Step;
+use crate::engine::task::TaskIx;
 use crate::engine::world::World;
 
 impl<'s> World<'s> {
@@ -42,5 +43,46 @@ impl<'s> World<'s> {
     /// Runs the scheduler to quiescence, as `run` does after its last step.
     pub fn finish(&mut self) {
         self.run_until(|_| false);
+    }
+
+    /// The call the step just served opened on `task`: a reply's own call (the reply opens one
+    /// on the task it resumes), where a reply on a stream finds its events.
+    pub fn step_call(&self, task: TaskIx) -> Option<CallId> {
+        self.calls
+            .iter()
+            .enumerate()
+            .rev()
+            .take_while(|(_, c)| c.step == self.step)
+            .filter(|(_, c)| c.task == task)
+            .last()
+            .map(|(i, _)| i)
+    }
+
+    /// The events of `call` together with those of every call its step opened while it was open
+    /// (its nested delegations', a reply's way down an escalation), in the order they happened:
+    /// what a server relays on the call's stream, as `run --format a2a-stream` shows it.
+    pub fn relayed_events(&self, call: CallId) -> impl Iterator<Item = &Event> {
+        let c = &self.calls[call];
+        self.events[c.first_event..c.end_event]
+            .iter()
+            .filter(move |e| self.calls[e.call()].step == c.step)
+    }
+
+    /// Makes the task's future events recorded, for a subscriber: opens a call on it unless one
+    /// is open (a task resumed by no request of its own, e.g. after a non-blocking send). The
+    /// call ends, like any, when the task next pauses or ends. Whether a call was opened (its
+    /// first event is then the task as it stands).
+    pub fn watch(&mut self, task: TaskIx) -> bool {
+        if self.runs[task].call.is_some() {
+            return false;
+        }
+        self.open_call(task);
+        true
+    }
+
+    /// Removes the task's push config (a session's DeleteTaskPushNotificationConfig): later
+    /// status changes push nothing. Pushes already made stay in the record.
+    pub fn delete_push_config(&mut self, task: TaskIx) {
+        self.tasks[task].push = None;
     }
 }

@@ -239,7 +239,8 @@ pub fn push_payload(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value
     }
 }
 
-fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last: bool) -> Value {
+/// One stream event of task `ix` in version `v`; `last` marks 0.3's `final` status update.
+pub fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last: bool) -> Value {
     let t = &w.tasks[ix];
     let ids = |o: &mut Map<String, Value>| {
         o.insert("taskId".into(), json!(task_id(ix)));

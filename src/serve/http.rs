@@ -9,6 +9,7 @@ use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
@@ -21,10 +22,11 @@ use tokio::sync::{Notify, watch};
 use super::Options;
 use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
 use super::protocol::{self, Op};
+use super::sse::{self, LiveBody};
 use crate::engine::scenario::Scenario;
 use crate::protocol::version::A2aVersion;
 
-type Body = Full<Bytes>;
+type Body = BoxBody<Bytes, Infallible>;
 
 struct State {
     agents: HashMap<String, usize>,
@@ -194,12 +196,9 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         }
     }
     drop(listener);
-    // In-flight requests and streams finish; idle keep-alive connections close.
-    let _ = closing_tx.send(true);
-    let _ = tokio::time::timeout(Duration::from_secs(10), async {
-        while connections.join_next().await.is_some() {}
-    })
-    .await;
+    // The world goes first: requests already queued are answered, live subscriptions get their
+    // last events and end, and the report is written; then in-flight responses finish and idle
+    // keep-alive connections close.
     let (reply, done) = tokio::sync::oneshot::channel();
     if let Ok(tx) = state.tx.lock() {
         let _ = tx.send(Job {
@@ -208,6 +207,11 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         });
     }
     let _ = done.await;
+    let _ = closing_tx.send(true);
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
     let done = match world.join() {
         Ok(r) => r,
         Err(_) => Err("the world thread stopped unexpectedly".into()),
@@ -303,7 +307,7 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
 }
 
 fn response(status: u16, content_type: &'static str, body: Bytes) -> Response<Body> {
-    let mut r = Response::new(Full::new(body));
+    let mut r = Response::new(Full::new(body).boxed());
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     r.headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
@@ -315,14 +319,28 @@ fn json_response(status: u16, v: &Value) -> Response<Body> {
     response(status, "application/json", Bytes::from(body))
 }
 
+/// A finished stream: every event at once, as `text/event-stream`.
 fn sse(events: impl IntoIterator<Item = Value>) -> Response<Body> {
     let mut body = Vec::new();
     for e in events {
-        body.extend_from_slice(b"data: ");
-        let _ = serde_json::to_writer(&mut body, &e);
-        body.extend_from_slice(b"\n\n");
+        sse::frame(&mut body, &e);
     }
-    let mut r = response(200, "text/event-stream", Bytes::from(body));
+    event_stream(Full::new(Bytes::from(body)).boxed())
+}
+
+/// A live stream: each event as the world records it, each wrapped by `wrap` (JSON-RPC's
+/// envelope, or nothing), until the world ends it.
+fn live(
+    stream: owner::LiveStream,
+    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+) -> Response<Body> {
+    event_stream(LiveBody::new(stream, wrap).boxed())
+}
+
+fn event_stream(body: Body) -> Response<Body> {
+    let mut r = Response::new(body);
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
     r.headers_mut()
         .insert("cache-control", HeaderValue::from_static("no-cache"));
     r
@@ -391,6 +409,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         (&Method::POST, "/message:send") => Some((Op::Send, None, None)),
         (&Method::POST, "/message:stream") => Some((Op::Stream, None, None)),
         (&Method::GET, "/tasks") => Some((Op::List, None, None)),
+        (&Method::GET, "/extendedAgentCard") => Some((Op::ExtendedCard, None, None)),
         (m, r) if r.starts_with("/tasks/") => {
             let tail = &r["/tasks/".len()..];
             let parts: Vec<&str> = tail.split('/').collect();
@@ -446,7 +465,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         Err(r) => return r,
     };
     match rest_route {
-        Some((op, task, _config)) => {
+        Some((op, task, config)) => {
             let caller = match caller {
                 Ok(c) => c,
                 Err(f) => return rest_failure(&f),
@@ -465,8 +484,15 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                 }
             };
             if let (Some(id), Some(o)) = (task, params.as_object_mut()) {
-                let key = if op == Op::SetPush { "taskId" } else { "id" };
-                o.insert(key.into(), json!(id));
+                // Push configs name their task `taskId` (the config is `id`); others `id`.
+                let push = matches!(
+                    op,
+                    Op::SetPush | Op::GetPush | Op::ListPush | Op::DeletePush
+                );
+                o.insert(if push { "taskId" } else { "id" }.into(), json!(id));
+            }
+            if let (Some(c), Some(o)) = (config, params.as_object_mut()) {
+                o.insert("id".into(), json!(c));
             }
             if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
                 for pair in q.split('&').filter(|p| !p.is_empty()) {
@@ -500,8 +526,8 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                 Answer::Task(t) => json_response(200, &protocol::trim_history(t, &params)),
                 Answer::Events(events) if stream => sse(events),
                 Answer::Events(events) => json_response(200, events.last().unwrap_or(&Value::Null)),
-                Answer::List(l) => json_response(200, &l),
-                Answer::Done => json_response(200, &params),
+                Answer::Live(events) => live(events, |e| e),
+                Answer::Value(v) => json_response(200, &v),
                 Answer::Error(f) if stream => sse([protocol::rest_error(&f).1]),
                 Answer::Error(f) => rest_failure(&f),
             }
@@ -611,8 +637,14 @@ async fn json_rpc(
         Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
         Answer::Events(events) if stream => sse(events.into_iter().map(ok)),
         Answer::Events(mut events) => json_response(200, &ok(events.pop().unwrap_or_default())),
-        Answer::List(l) => json_response(200, &ok(l)),
-        Answer::Done => json_response(200, &ok(params)),
+        Answer::Live(events) => {
+            let id = id.clone();
+            live(
+                events,
+                move |e| json!({"jsonrpc": "2.0", "id": id, "result": e}),
+            )
+        }
+        Answer::Value(v) => json_response(200, &ok(v)),
         Answer::Error(f) => fail(&f),
     }
 }

@@ -6,6 +6,9 @@
 mod http;
 mod owner;
 mod protocol;
+mod push_configs;
+mod sse;
+mod subscriptions;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

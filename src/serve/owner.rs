@@ -7,25 +7,38 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::engine::record::{ErrorCode, ErrorRecord, StepResult};
+use crate::engine::record::{CallId, ErrorCode, ErrorRecord, Event, EventKind, StepResult};
 use crate::engine::scenario::{Scenario, Step};
-use crate::engine::task::{Owner, parse_task_id};
+use crate::engine::task::{Owner, TaskIx};
 use crate::engine::world::World;
 use crate::protocol::export;
+
+use super::push_configs::PushConfigs;
+pub use super::subscriptions::LiveStream;
+use super::subscriptions::Subscriptions;
 use crate::protocol::version::A2aVersion;
 
 /// What the server asks of the world.
 pub enum Req {
-    /// A driver step (send, stream, reply, get, cancel, set push config).
-    Step(Box<Step>, A2aVersion),
+    /// A driver step (send, stream, reply, get, cancel, set push config). `stream`: answered
+    /// with its events (a reply sent on a stream too); `push_id`: the id a push config was given.
+    Step {
+        step: Box<Step>,
+        version: A2aVersion,
+        stream: bool,
+        push_id: String,
+    },
     List(ListQuery, A2aVersion),
-    /// A subscription: the task as it stands, if the caller may see it.
-    Snapshot {
+    /// A live subscription to a task.
+    Subscribe {
         caller: usize,
+        agent: usize,
         task: String,
         version: A2aVersion,
     },
-    /// Write the report (if asked) and stop.
+    /// Read or delete a task's push config.
+    PushConfig(PushQuery),
+    /// End the subscriptions, write the report (if asked) and stop.
     Shutdown,
 }
 
@@ -38,16 +51,33 @@ pub struct ListQuery {
     pub offset: usize,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PushOp {
+    Get,
+    List,
+    Delete,
+}
+
+pub struct PushQuery {
+    pub op: PushOp,
+    pub caller: usize,
+    pub agent: usize,
+    pub task: String,
+    /// The config's id (get and delete; list takes none).
+    pub id: Option<String>,
+    pub version: A2aVersion,
+}
+
 /// The world's answer to one request.
 pub enum Answer {
     /// A Task (GetTask, CancelTask, a blocking or non-blocking send).
     Task(Value),
     /// A stream's events, in order, its Task last.
     Events(Vec<Value>),
-    /// ListTasks' page.
-    List(Value),
-    /// The push config as stored (SetPushConfig).
-    Done,
+    /// A live stream: its events as they happen; it ends when the sender is dropped.
+    Live(LiveStream),
+    /// Any other result (ListTasks' page, a push config, an empty answer).
+    Value(Value),
     Error(Failure),
 }
 
@@ -65,6 +95,7 @@ pub enum FailureKind {
     TaskNotCancelable,
     PushNotSupported,
     Unsupported,
+    ExtendedCardNotConfigured,
     InvalidParams,
     Unauthenticated,
     Denied,
@@ -171,20 +202,27 @@ fn failure_of(errors: &[ErrorRecord]) -> Failure {
     Failure::new(kind, format!("{}: {}", e.code.as_str(), e.detail))
 }
 
-fn answer_step(world: &mut World<'static>, step: &'static Step, v: A2aVersion) -> Answer {
+/// One driver step: its task (or, on a stream, its events), or the refusal.
+fn answer_step(
+    world: &mut World<'static>,
+    step: &'static Step,
+    v: A2aVersion,
+    stream: bool,
+) -> Answer {
     let (record, errors) = world.serve_step(step);
     match &record.result {
-        StepResult::Task { task, stream, .. } => {
-            let (task, stream) = (*task, *stream);
+        StepResult::Task { task, .. } => {
+            let task = *task;
             if let Step::SetPushConfig { .. } = step {
                 // A refused config is recorded as an error of the step, the task still shown.
                 if !errors.is_empty() {
                     return Answer::Error(failure_of(errors));
                 }
-                return Answer::Done;
+                return Answer::Value(Value::Null);
             }
-            match stream {
-                Some(call) => Answer::Events(export::call_stream(world, v, call)),
+            // A send's call opens with its task; a reply's when the reply reaches the task.
+            match world.step_call(task).filter(|_| stream) {
+                Some(call) => Answer::Events(relay(world, v, call)),
                 None => Answer::Task(export::task_value(world, v, task)),
             }
         }
@@ -200,16 +238,38 @@ fn answer_step(world: &mut World<'static>, step: &'static Step, v: A2aVersion) -
             ),
             denials: codes.iter().map(|c| c.as_str()).collect(),
         }),
-        _ => {
-            if matches!(step, Step::SetPushConfig { .. }) && errors.is_empty() {
-                return Answer::Done;
-            }
-            Answer::Error(failure_of(errors))
-        }
+        _ => Answer::Error(failure_of(errors)),
     }
 }
 
-fn owns(world: &World, caller: usize, ix: usize) -> bool {
+/// A call's stream as a server sends it: the call's own events with the status changes,
+/// messages and artifacts of the calls its step opened (nested delegations, a reply's way down),
+/// in order — their tasks' snapshots stay out, so that the stream's only Tasks are its own first
+/// and last; 0.3's `final` on the call's own last status only.
+fn relay(world: &World, v: A2aVersion, call: CallId) -> Vec<Value> {
+    let events: Vec<&Event> = world
+        .relayed_events(call)
+        .filter(|e| e.call() == call || !matches!(e.kind(), EventKind::Task { .. }))
+        .collect();
+    let last = events
+        .iter()
+        .rposition(|e| e.call() == call && matches!(e.kind(), EventKind::Status(_)));
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| export::stream_event(world, v, e.task(), e.kind(), last == Some(i)))
+        .collect()
+}
+
+/// The task as it stands, as a stream event.
+pub fn task_event(world: &World, v: A2aVersion, ix: TaskIx) -> Value {
+    match v {
+        A2aVersion::V1_0 => json!({"task": export::task_value(world, v, ix)}),
+        A2aVersion::V0_3 => export::task_value(world, v, ix),
+    }
+}
+
+pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
     let c = &world.scenario.callers[caller];
     world.tasks[ix].owner
         == Owner {
@@ -250,19 +310,6 @@ fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
     })
 }
 
-fn snapshot(world: &World, caller: usize, task: &str, v: A2aVersion) -> Answer {
-    match parse_task_id(task).filter(|&ix| ix < world.tasks.len() && owns(world, caller, ix)) {
-        Some(ix) => Answer::Events(vec![match v {
-            A2aVersion::V1_0 => json!({"task": export::task_value(world, v, ix)}),
-            A2aVersion::V0_3 => export::task_value(world, v, ix),
-        }]),
-        None => Answer::Error(Failure::new(
-            FailureKind::TaskNotFound,
-            format!("task_not_found: task `{task}` not found"),
-        )),
-    }
-}
-
 /// Runs the owner loop until [`Req::Shutdown`] (or every sender is gone); writes the report.
 pub fn run(
     scenario: &'static Scenario,
@@ -275,9 +322,12 @@ pub fn run(
     let mut waiting: Option<(Instant, u64)> = None;
     // The raw URL of each push config this session set (the world records it redacted).
     let mut raw_urls = std::collections::BTreeMap::new();
+    let mut configs = PushConfigs::default();
+    let mut subscriptions = Subscriptions::default();
     let mut pushed = 0;
     loop {
         notify(&world, &settings, &raw_urls, &mut pushed);
+        subscriptions.pump(&world);
         let clock = world.clock();
         let timeout = match world.next_due() {
             None => None,
@@ -310,33 +360,50 @@ pub fn run(
         };
         let idle_before = world.idle_ticks;
         let answer = match job.req {
-            Req::Step(step, v) => {
+            Req::Step {
+                step,
+                version,
+                stream,
+                push_id,
+            } => {
                 let step: &'static Step = Box::leak(step);
-                let configs = world.push_urls.len();
-                let answer = answer_step(&mut world, step, v);
-                if world.push_urls.len() > configs {
-                    let raw = match step {
-                        Step::Send(s) => s.push.as_ref().map(|p| p.url.clone()),
-                        Step::SetPushConfig { push, .. } => Some(push.url.clone()),
+                let held = world.push_urls.len();
+                let mut answer = answer_step(&mut world, step, version, stream);
+                if world.push_urls.len() > held {
+                    // The config the step set: kept as the client gave it, for reading back and
+                    // (when the receiver is on this machine) for real POSTs.
+                    let set = match step {
+                        Step::Send(s) => s.push.as_ref(),
+                        Step::SetPushConfig { push, .. } => Some(push),
                         _ => None,
                     };
-                    if let Some(raw) =
-                        raw.filter(|u| crate::engine::push::loopback_push_url(u).is_some())
-                    {
-                        raw_urls.insert(world.push_urls.len() - 1, raw);
+                    let task = world.steps.last().and_then(|r| match r.result {
+                        StepResult::Task { task, .. } => Some(task),
+                        _ => None,
+                    });
+                    if let (Some(push), Some(task)) = (set, task) {
+                        let shape = configs.set(task, &push_id, &push.url, version);
+                        if let Step::SetPushConfig { .. } = step {
+                            answer = Answer::Value(shape);
+                        }
+                        if crate::engine::push::loopback_push_url(&push.url).is_some() {
+                            raw_urls.insert(world.push_urls.len() - 1, push.url.clone());
+                        }
                     }
                 }
                 answer
             }
-            Req::List(q, v) => Answer::List(list(&world, &q, v)),
-            Req::Snapshot {
+            Req::List(q, v) => Answer::Value(list(&world, &q, v)),
+            Req::Subscribe {
                 caller,
+                agent,
                 task,
                 version,
-            } => snapshot(&world, caller, &task, version),
+            } => subscriptions.open(&mut world, caller, agent, &task, version),
+            Req::PushConfig(q) => configs.answer(&mut world, &q),
             Req::Shutdown => {
                 let _ = job.reply.send(Reply {
-                    answer: Answer::Done,
+                    answer: Answer::Value(Value::Null),
                     delay: Duration::ZERO,
                 });
                 break;
@@ -350,6 +417,7 @@ pub fn run(
     // sequence of requests does not depend on when the session was stopped.
     world.finish();
     notify(&world, &settings, &raw_urls, &mut pushed);
+    subscriptions.close_all(&world);
     if let Some(path) = &settings.report {
         let mut out = Vec::new();
         crate::report::json::write(&world, &mut out).map_err(|e| e.to_string())?;

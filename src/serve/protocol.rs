@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::owner::{Failure, FailureKind, ListQuery, Req};
+use super::owner::{Failure, FailureKind, ListQuery, PushOp, PushQuery, Req};
 use crate::engine::push::Secret;
 use crate::engine::scenario::{
     AgentIx, CallerIx, ContextSpec, MessageSpec, PushSpec, Send, Step, Target, TaskRef,
@@ -23,6 +23,7 @@ pub enum Op {
     GetPush,
     ListPush,
     DeletePush,
+    ExtendedCard,
 }
 
 /// A JSON-RPC method name: the operation and the version its name belongs to.
@@ -38,6 +39,7 @@ pub fn method(name: &str) -> Option<(Op, A2aVersion)> {
         "tasks/pushNotificationConfig/get" => (Op::GetPush, V0_3),
         "tasks/pushNotificationConfig/list" => (Op::ListPush, V0_3),
         "tasks/pushNotificationConfig/delete" => (Op::DeletePush, V0_3),
+        "agent/getAuthenticatedExtendedCard" => (Op::ExtendedCard, V0_3),
         "SendMessage" => (Op::Send, V1_0),
         "SendStreamingMessage" => (Op::Stream, V1_0),
         "GetTask" => (Op::Get, V1_0),
@@ -48,6 +50,7 @@ pub fn method(name: &str) -> Option<(Op, A2aVersion)> {
         "GetTaskPushNotificationConfig" => (Op::GetPush, V1_0),
         "ListTaskPushNotificationConfigs" => (Op::ListPush, V1_0),
         "DeleteTaskPushNotificationConfig" => (Op::DeletePush, V1_0),
+        "GetExtendedAgentCard" => (Op::ExtendedCard, V1_0),
         _ => return None,
     })
 }
@@ -116,15 +119,18 @@ fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
     })
 }
 
-fn push_spec(config: &Value) -> Result<PushSpec, Failure> {
+/// A push config's URL and token, and the id the client gave it (empty: none).
+fn push_spec(config: &Value) -> Result<(PushSpec, String), Failure> {
     let Some(url) = str_field(config, "url")? else {
         return Err(invalid("a push notification config needs `url`"));
     };
     let token = str_field(config, "token")?.unwrap_or_default();
-    Ok(PushSpec {
+    let id = str_field(config, "id")?.unwrap_or_default().to_string();
+    let spec = PushSpec {
         url: url.to_string(),
         token: Secret::new(token),
-    })
+    };
+    Ok((spec, id))
 }
 
 /// A task id from params: 1.0's `id` (GetTask, CancelTask) or 0.3's `id`; push configs name
@@ -148,7 +154,7 @@ pub fn request(
     if !params.is_object() {
         return Err(invalid("`params` must be an object"));
     }
-    let step = match op {
+    let (step, push_id) = match op {
         Op::Send | Op::Stream => {
             let message = params
                 .get("message")
@@ -160,15 +166,18 @@ pub fn request(
             }
             let return_immediately = bool_field(config, "returnImmediately")?.unwrap_or(false)
                 || bool_field(config, "blocking")? == Some(false);
-            let push = match config
+            let (push, push_id) = match config
                 .get("pushNotificationConfig")
                 .or_else(|| config.get("taskPushNotificationConfig"))
             {
-                Some(Value::Null) | None => None,
-                Some(c) if c.is_object() => Some(push_spec(c)?),
+                Some(Value::Null) | None => (None, String::new()),
+                Some(c) if c.is_object() => {
+                    let (spec, id) = push_spec(c)?;
+                    (Some(spec), id)
+                }
                 Some(_) => return Err(invalid("`pushNotificationConfig` must be an object")),
             };
-            if let Some(task) = str_field(message, "taskId")? {
+            let step = if let Some(task) = str_field(message, "taskId")? {
                 Step::Reply {
                     caller,
                     task: TaskRef::Id(task.to_string()),
@@ -189,46 +198,98 @@ pub fn request(
                     context,
                     return_immediately: return_immediately && op == Op::Send,
                 })
-            }
+            };
+            (step, push_id)
         }
-        Op::Get => Step::Get {
-            caller,
-            task: TaskRef::Id(task_param(params, "id")?),
-        },
-        Op::Cancel => Step::Cancel {
-            caller,
-            task: TaskRef::Id(task_param(params, "id")?),
-        },
-        Op::Subscribe => {
-            return Ok(Req::Snapshot {
+        Op::Get => (
+            Step::Get {
                 caller,
+                task: TaskRef::Id(task_param(params, "id")?),
+            },
+            String::new(),
+        ),
+        Op::Cancel => (
+            Step::Cancel {
+                caller,
+                task: TaskRef::Id(task_param(params, "id")?),
+            },
+            String::new(),
+        ),
+        Op::Subscribe => {
+            return Ok(Req::Subscribe {
+                caller,
+                agent,
                 task: task_param(params, "id")?,
                 version: v,
             });
         }
         Op::SetPush => {
-            // 0.3: {taskId, pushNotificationConfig: {url, token}}; 1.0: flat {taskId, url, token}.
+            // 0.3: {taskId, pushNotificationConfig: {url, token, id}}; 1.0: flat {taskId, url, token, id}.
             let task = task_param(params, "taskId")?;
             let config = match params.get("pushNotificationConfig") {
                 Some(c) => c,
                 None => params,
             };
-            Step::SetPushConfig {
+            let (push, id) = push_spec(config)?;
+            let step = Step::SetPushConfig {
                 caller,
                 task: TaskRef::Id(task),
                 agent: Some(agent),
-                push: push_spec(config)?,
-            }
+                push,
+            };
+            (step, id)
         }
         Op::List => return list_query(params, caller, agent).map(|q| Req::List(q, v)),
         Op::GetPush | Op::ListPush | Op::DeletePush => {
+            return push_query(op, v, params, caller, agent).map(Req::PushConfig);
+        }
+        Op::ExtendedCard => {
             return Err(Failure::new(
-                FailureKind::Unsupported,
-                "reading and deleting push notification configs is not supported by this server",
+                FailureKind::ExtendedCardNotConfigured,
+                "the scenario's agents have no extended agent card",
             ));
         }
     };
-    Ok(Req::Step(Box::new(step), v))
+    Ok(Req::Step {
+        step: Box::new(step),
+        version: v,
+        stream: op == Op::Stream,
+        push_id,
+    })
+}
+
+/// Get, list or delete a task's push config. 1.0 names the task `taskId` and the config `id`;
+/// 0.3 names the task `id` and the config `pushNotificationConfigId`.
+fn push_query(
+    op: Op,
+    v: A2aVersion,
+    params: &Value,
+    caller: CallerIx,
+    agent: AgentIx,
+) -> Result<PushQuery, Failure> {
+    let (task, id) = match v {
+        A2aVersion::V1_0 => (task_param(params, "taskId")?, str_field(params, "id")?),
+        A2aVersion::V0_3 => (
+            task_param(params, "id")?,
+            str_field(params, "pushNotificationConfigId")?,
+        ),
+    };
+    let id = id.map(str::to_string);
+    if op == Op::DeletePush && id.is_none() {
+        return Err(invalid("deleting a push notification config needs its id"));
+    }
+    Ok(PushQuery {
+        op: match op {
+            Op::GetPush => PushOp::Get,
+            Op::ListPush => PushOp::List,
+            _ => PushOp::Delete,
+        },
+        caller,
+        agent,
+        task,
+        id,
+        version: v,
+    })
 }
 
 fn list_query(params: &Value, caller: CallerIx, agent: AgentIx) -> Result<ListQuery, Failure> {
@@ -279,38 +340,64 @@ pub fn trim_history(mut task: Value, params: &Value) -> Value {
     task
 }
 
-/// JSON-RPC error code and HTTP status of a failure.
-pub fn codes(kind: FailureKind) -> (i64, u16, &'static str) {
+/// How each binding spells a failure: the JSON-RPC code, the HTTP status and google.rpc status
+/// name of the REST binding, and the `ErrorInfo` reason (A2A's reasons where A2A names one).
+pub fn codes(kind: FailureKind) -> (i64, u16, &'static str, &'static str) {
     match kind {
-        FailureKind::TaskNotFound => (-32001, 404, "NOT_FOUND"),
-        FailureKind::TaskNotCancelable => (-32002, 409, "FAILED_PRECONDITION"),
-        FailureKind::PushNotSupported => (-32003, 400, "UNIMPLEMENTED"),
-        FailureKind::Unsupported => (-32004, 400, "UNIMPLEMENTED"),
-        FailureKind::InvalidParams => (-32602, 400, "INVALID_ARGUMENT"),
-        FailureKind::Unauthenticated => (-32600, 401, "UNAUTHENTICATED"),
-        FailureKind::Denied => (-32050, 403, "PERMISSION_DENIED"),
-        FailureKind::Unavailable => (-32603, 503, "UNAVAILABLE"),
-        FailureKind::VersionNotSupported => (-32009, 400, "FAILED_PRECONDITION"),
-        FailureKind::Internal => (-32603, 500, "INTERNAL"),
+        FailureKind::TaskNotFound => (-32001, 404, "NOT_FOUND", "TASK_NOT_FOUND"),
+        FailureKind::TaskNotCancelable => {
+            (-32002, 409, "FAILED_PRECONDITION", "TASK_NOT_CANCELABLE")
+        }
+        FailureKind::PushNotSupported => (
+            -32003,
+            400,
+            "FAILED_PRECONDITION",
+            "PUSH_NOTIFICATION_NOT_SUPPORTED",
+        ),
+        FailureKind::Unsupported => (-32004, 400, "FAILED_PRECONDITION", "UNSUPPORTED_OPERATION"),
+        FailureKind::ExtendedCardNotConfigured => (
+            -32007,
+            400,
+            "FAILED_PRECONDITION",
+            "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+        ),
+        FailureKind::InvalidParams => (-32602, 400, "INVALID_ARGUMENT", "INVALID_PARAMS"),
+        FailureKind::Unauthenticated => (-32600, 401, "UNAUTHENTICATED", "UNAUTHENTICATED"),
+        FailureKind::Denied => (-32050, 403, "PERMISSION_DENIED", "ADMISSION_DENIED"),
+        FailureKind::Unavailable => (-32603, 503, "UNAVAILABLE", "AGENT_UNAVAILABLE"),
+        FailureKind::VersionNotSupported => {
+            (-32009, 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED")
+        }
+        FailureKind::Internal => (-32603, 500, "INTERNAL", "INTERNAL_ERROR"),
     }
 }
 
-/// The JSON-RPC error object of a failure.
+/// The typed details of a failure, as A2A's servers send them: one `google.rpc.ErrorInfo` with
+/// the reason, and the denial codes (comma-separated: ErrorInfo's metadata holds strings).
+fn details(f: &Failure) -> Value {
+    let (_, _, _, reason) = codes(f.kind);
+    let mut metadata = serde_json::Map::new();
+    if !f.denials.is_empty() {
+        metadata.insert("denials".into(), json!(f.denials.join(",")));
+    }
+    json!([{
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": reason,
+        "domain": "a2a-protocol.org",
+        "metadata": metadata,
+    }])
+}
+
+/// The JSON-RPC error object of a failure: `data` is the typed details the SDKs read.
 pub fn rpc_error(f: &Failure) -> Value {
-    let (code, _, _) = codes(f.kind);
-    let mut e = json!({"code": code, "message": f.message});
-    if !f.denials.is_empty() {
-        e["data"] = json!({"denials": f.denials});
-    }
-    e
+    let (code, _, _, _) = codes(f.kind);
+    json!({"code": code, "message": f.message, "data": details(f)})
 }
 
-/// The HTTP+JSON error body of a failure (google.rpc.Status shape) and its status.
+/// The HTTP+JSON error body of a failure (google.rpc.Status: code, status, message, details)
+/// and its HTTP status.
 pub fn rest_error(f: &Failure) -> (u16, Value) {
-    let (code, status, name) = codes(f.kind);
-    let mut e = json!({"code": status, "status": name, "message": f.message, "a2aCode": code});
-    if !f.denials.is_empty() {
-        e["details"] = json!([{"denials": f.denials}]);
-    }
+    let (_, status, name, _) = codes(f.kind);
+    let e = json!({"code": status, "status": name, "message": f.message, "details": details(f)});
     (status, json!({ "error": e }))
 }
