@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod sessions;
+
 struct Server {
     child: Child,
     addr: String,
@@ -30,12 +32,20 @@ fn start(scenario: &str, extra: &[&str]) -> Server {
     let ready = dir.join("ready");
     let child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
         .arg("serve")
-        .arg(format!(
-            "{}/scenarios/{scenario}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .args(["--listen", "127.0.0.1:0", "--tick-ms", "0", "--ready-file"])
+        // A bundled scenario by name, or a path from the repository's root.
+        .arg(if scenario.contains('/') {
+            format!("{}/{scenario}", env!("CARGO_MANIFEST_DIR"))
+        } else {
+            format!("{}/scenarios/{scenario}", env!("CARGO_MANIFEST_DIR"))
+        })
+        .args(["--listen", "127.0.0.1:0", "--ready-file"])
         .arg(&ready)
+        // Ticks take no real time unless a test says otherwise.
+        .args(if extra.contains(&"--tick-ms") {
+            &[][..]
+        } else {
+            &["--tick-ms", "0"][..]
+        })
         .args(extra)
         .current_dir(&dir)
         .stdout(Stdio::null())
@@ -90,7 +100,29 @@ fn http(
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    (status, head.to_string(), rest.to_string())
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    (status, head.to_string(), body)
+}
+
+/// A chunked body's data (a live stream's events arrive chunk by chunk).
+fn dechunk(mut rest: &str) -> String {
+    let mut body = String::new();
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || tail.len() < n {
+            break;
+        }
+        body.push_str(&tail[..n]);
+        rest = tail[n..].strip_prefix("\r\n").unwrap_or(&tail[n..]);
+    }
+    body
 }
 
 const CALLER: (&str, &str) = ("X-A2A-Sim-Caller", "orchestrator");

@@ -1,0 +1,326 @@
+//! What a served session does beyond `run`: push configs read back and deleted (both versions,
+//! both bindings, never with their token), live subscriptions, the REST binding's typed errors.
+
+use super::*;
+
+const SESSION: &str = "tests/serve/session.yaml";
+const SCREENER: &str = "/agents/screener";
+
+/// A JSON-RPC call to the screener as `caller`; the parsed answer (an SSE answer's events are
+/// in `events`).
+fn call(s: &Server, caller: &str, method: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+    let (_, _, text) = http(
+        &s.addr,
+        "POST",
+        &format!("{SCREENER}/"),
+        &[("X-A2A-Sim-Caller", caller)],
+        body.as_bytes(),
+    );
+    serde_json::from_str(&text).unwrap_or_else(|_| json!({ "events": sse_events(&text) }))
+}
+
+/// A non-blocking send: the task runs on beside the caller.
+fn start_task(s: &Server) -> String {
+    let mut params = send_params("Screen Acme Trading FZE");
+    params["configuration"] = json!({"returnImmediately": true});
+    let r = call(s, "orchestrator", "SendMessage", params);
+    r["result"]["task"]["id"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn push_configs_are_read_back_listed_and_deleted_in_1_0() {
+    let s = start(SESSION, &[]);
+    let task = start_task(&s);
+    let url = "https://hooks.acme.example/screening";
+    let set = call(
+        &s,
+        "orchestrator",
+        "CreateTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "ops", "url": url, "token": "tok-never-shown"}),
+    );
+    let want = json!({"id": "ops", "taskId": task, "url": url});
+    assert_eq!(set["result"], want, "{set}");
+    let get = call(
+        &s,
+        "orchestrator",
+        "GetTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "ops"}),
+    );
+    assert_eq!(get["result"], want);
+    let list = call(
+        &s,
+        "orchestrator",
+        "ListTaskPushNotificationConfigs",
+        json!({"taskId": task}),
+    );
+    assert_eq!(list["result"]["configs"], json!([want]));
+    for answer in [&set, &get, &list] {
+        assert!(!answer.to_string().contains("tok-never-shown"));
+    }
+    // Another caller's task does not exist for it; an unknown config id is a bad parameter.
+    let other = call(
+        &s,
+        "auditor",
+        "GetTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "ops"}),
+    );
+    assert_eq!(other["error"]["code"], -32001, "{other}");
+    let unknown = call(
+        &s,
+        "orchestrator",
+        "GetTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "nope"}),
+    );
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    let deleted = call(
+        &s,
+        "orchestrator",
+        "DeleteTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "ops"}),
+    );
+    assert_eq!(deleted["result"], json!({}), "{deleted}");
+    let list = call(
+        &s,
+        "orchestrator",
+        "ListTaskPushNotificationConfigs",
+        json!({"taskId": task}),
+    );
+    assert_eq!(list["result"]["configs"], json!([]));
+    let again = call(
+        &s,
+        "orchestrator",
+        "DeleteTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "ops"}),
+    );
+    assert_eq!(again["error"]["code"], -32602, "{again}");
+}
+
+#[test]
+fn push_configs_in_0_3_take_the_task_id_when_they_have_none() {
+    let s = start(SESSION, &[]);
+    let task = start_task(&s);
+    let url = "https://hooks.acme.example/legacy";
+    let set = call(
+        &s,
+        "orchestrator",
+        "tasks/pushNotificationConfig/set",
+        json!({"taskId": task, "pushNotificationConfig": {"url": url, "token": "tok-2"}}),
+    );
+    let want = json!({"taskId": task, "pushNotificationConfig": {"id": task, "url": url}});
+    assert_eq!(set["result"], want, "{set}");
+    let get = call(
+        &s,
+        "orchestrator",
+        "tasks/pushNotificationConfig/get",
+        json!({"id": task}),
+    );
+    assert_eq!(get["result"], want);
+    let list = call(
+        &s,
+        "orchestrator",
+        "tasks/pushNotificationConfig/list",
+        json!({"id": task}),
+    );
+    assert_eq!(list["result"], json!([want]));
+    let deleted = call(
+        &s,
+        "orchestrator",
+        "tasks/pushNotificationConfig/delete",
+        json!({"id": task, "pushNotificationConfigId": task}),
+    );
+    assert!(
+        deleted["result"].is_null() && deleted["error"].is_null(),
+        "{deleted}"
+    );
+    let missing_id = call(
+        &s,
+        "orchestrator",
+        "tasks/pushNotificationConfig/delete",
+        json!({"id": task}),
+    );
+    assert_eq!(missing_id["error"]["code"], -32602, "{missing_id}");
+}
+
+#[test]
+fn push_configs_on_the_rest_binding() {
+    let s = start(SESSION, &[]);
+    let task = start_task(&s);
+    let configs = format!("{SCREENER}/tasks/{task}/pushNotificationConfigs");
+    let body = json!({"url": "https://hooks.acme.example/rest", "token": "tok-3", "id": "r"});
+    let (status, _, text) = http(
+        &s.addr,
+        "POST",
+        &configs,
+        &[CALLER],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(!text.contains("tok-3"));
+    let (status, _, text) = http(&s.addr, "GET", &format!("{configs}/r"), &[CALLER], b"");
+    assert_eq!(status, 200);
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap()["id"], "r");
+    let (_, _, text) = http(&s.addr, "GET", &configs, &[CALLER], b"");
+    let list: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(list["configs"].as_array().unwrap().len(), 1, "{list}");
+    let (status, _, _) = http(&s.addr, "DELETE", &format!("{configs}/r"), &[CALLER], b"");
+    assert_eq!(status, 200);
+    let (status, _, text) = http(&s.addr, "GET", &format!("{configs}/r"), &[CALLER], b"");
+    assert_eq!(status, 400, "{text}");
+}
+
+#[test]
+fn a_deleted_config_pushes_nothing_more() {
+    let (hook, posts) = receiver();
+    // 20 ticks of 25 ms: the task is still running while its config is set and deleted.
+    let s = start(SESSION, &["--allow-loopback-push", "--tick-ms", "25"]);
+    let task = start_task(&s);
+    let set = call(
+        &s,
+        "orchestrator",
+        "CreateTaskPushNotificationConfig",
+        json!({"taskId": task, "url": format!("http://{hook}/hook"), "token": "tok-4"}),
+    );
+    assert_eq!(set["result"]["id"], task, "{set}");
+    let deleted = call(
+        &s,
+        "orchestrator",
+        "DeleteTaskPushNotificationConfig",
+        json!({"taskId": task, "id": task}),
+    );
+    assert_eq!(deleted["result"], json!({}));
+    let done = call(&s, "orchestrator", "SubscribeToTask", json!({"id": task}));
+    let last = done["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        last["result"]["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    assert!(posts.recv_timeout(Duration::from_millis(300)).is_err());
+}
+
+#[test]
+fn a_subscription_follows_the_task_until_it_ends() {
+    let s = start(SESSION, &["--tick-ms", "10"]);
+    let task = start_task(&s);
+    let r = call(&s, "orchestrator", "SubscribeToTask", json!({"id": task}));
+    let events: Vec<Value> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["result"].clone())
+        .collect();
+    assert_eq!(events[0]["task"]["id"], task, "{events:?}");
+    let artifact = events
+        .iter()
+        .position(|e| e["artifactUpdate"]["artifact"]["name"] == "screening-result")
+        .expect("the artifact, as it was made");
+    let completed = events
+        .iter()
+        .position(|e| e["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED")
+        .expect("the completion");
+    assert!(artifact < completed);
+    assert_eq!(completed, events.len() - 2, "{events:?}");
+    let last = &events[events.len() - 1]["task"];
+    assert_eq!(last["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(last["artifacts"].as_array().unwrap().len(), 1);
+    // An ended task has nothing to subscribe to; a task of another caller does not exist.
+    let r = call(&s, "orchestrator", "SubscribeToTask", json!({"id": task}));
+    assert_eq!(r["events"][0]["error"]["code"], -32004, "{r}");
+    let r = call(&s, "auditor", "SubscribeToTask", json!({"id": task}));
+    assert_eq!(r["events"][0]["error"]["code"], -32001, "{r}");
+}
+
+#[test]
+fn a_0_3_resubscription_marks_its_last_status_final() {
+    let s = start(SESSION, &["--tick-ms", "10"]);
+    let task = start_task(&s);
+    let r = call(&s, "orchestrator", "tasks/resubscribe", json!({"id": task}));
+    let events: Vec<Value> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["result"].clone())
+        .collect();
+    assert_eq!(events[0]["kind"], "task");
+    let updates: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["kind"] == "status-update")
+        .collect();
+    let finals: Vec<bool> = updates.iter().map(|e| e["final"] == true).collect();
+    assert_eq!(finals.last(), Some(&true), "{events:?}");
+    assert!(finals[..finals.len() - 1].iter().all(|f| !f));
+    assert_eq!(events.last().unwrap()["status"]["state"], "completed");
+}
+
+#[test]
+fn shutdown_ends_a_live_subscription_with_the_task_as_it_ends() {
+    // A tick of a second: the task would take 20 s; SIGTERM ends the session first.
+    let mut s = start(SESSION, &["--tick-ms", "1000", "--report", "r.json"]);
+    let task = start_task(&s);
+    let addr = s.addr.clone();
+    let body =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "SubscribeToTask", "params": {"id": task}})
+            .to_string();
+    let reader = std::thread::spawn(move || {
+        http(
+            &addr,
+            "POST",
+            &format!("{SCREENER}/"),
+            &[CALLER],
+            body.as_bytes(),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(s.child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (_, _, text) = reader.join().unwrap();
+    let events = sse_events(&text);
+    let last = &events.last().unwrap()["result"]["task"];
+    // Stopping runs what was scheduled to its end, as `run` does after its last step.
+    assert_eq!(
+        last["status"]["state"], "TASK_STATE_COMPLETED",
+        "{events:?}"
+    );
+    assert!(s.child.wait().unwrap().success());
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(s.dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(report["tasks"][0]["state"], "completed");
+}
+
+#[test]
+fn rest_errors_carry_the_reason_the_sdks_map() {
+    // A tick of a second: the task is still running when it is first canceled.
+    let s = start(SESSION, &["--tick-ms", "1000"]);
+    let (status, _, text) = http(
+        &s.addr,
+        "GET",
+        &format!("{SCREENER}/tasks/task-9"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(status, 404);
+    let e: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(e["error"]["status"], "NOT_FOUND");
+    assert_eq!(e["error"]["details"][0]["reason"], "TASK_NOT_FOUND");
+    assert_eq!(e["error"]["details"][0]["domain"], "a2a-protocol.org");
+    let task = start_task(&s);
+    let cancel = format!("{SCREENER}/tasks/{task}:cancel");
+    assert_eq!(http(&s.addr, "POST", &cancel, &[CALLER], b"").0, 200);
+    let (status, _, text) = http(&s.addr, "POST", &cancel, &[CALLER], b"");
+    assert_eq!(status, 409, "{text}");
+    let e: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(e["error"]["details"][0]["reason"], "TASK_NOT_CANCELABLE");
+    let (status, _, text) = http(
+        &s.addr,
+        "GET",
+        &format!("{SCREENER}/extendedAgentCard"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("EXTENDED_AGENT_CARD_NOT_CONFIGURED"));
+}
