@@ -45,13 +45,17 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.compat.v0_3.types import Task as LegacyTask
 from a2a.types.a2a_pb2 import (
     CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest,
+    GetTaskPushNotificationConfigRequest,
     GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest,
     ListTasksRequest,
     Message,
     Part,
     Role,
     SendMessageRequest,
     StreamResponse,
+    SubscribeToTaskRequest,
     TaskPushNotificationConfig,
     TaskState,
 )
@@ -100,6 +104,7 @@ class Receiver:
 
     def __init__(self) -> None:
         self.posts: list[dict] = []
+        self.deleted_paths: list[str] = []
         self.lock = threading.Lock()
         receiver = self
 
@@ -269,6 +274,10 @@ class Session:
         await self.http.aclose()
 
 
+async def _collect(stream) -> list[StreamResponse]:
+    return [ev async for ev in stream]
+
+
 def single_task(events, what: str):
     if not check(
         len(events) == 1 and events[0].HasField("task"),
@@ -379,13 +388,13 @@ async def drive(server: Server, receiver: Receiver) -> None:
             "manual_review", receiver,
         )
         await refusals("jsonrpc", rpc, rpc_screener, rpc_auditor, server)
-        await cancel("jsonrpc", rpc, "Pay PMT-773: EUR 1,200")
+        await cancel("jsonrpc", rpc, "Pay PMT-773: EUR 1,200", receiver)
         await payment(
             "rest", rest, "Pay PMT-772: EUR 9,500", "Nordwind Logistik GmbH, Hamburg, DE",
             "clear", None,
         )
         await refusals("rest", rest, rest_screener, rest_auditor, server)
-        await cancel("rest", rest, "Pay PMT-774: EUR 300")
+        await cancel("rest", rest, "Pay PMT-774: EUR 300", receiver)
     finally:
         for s in (rpc, rpc_screener, rpc_auditor, rest, rest_screener, rest_auditor):
             await s.close()
@@ -418,12 +427,46 @@ async def payment(tag, s: Session, order, beneficiary, recommendation, receiver)
         except Exception as e:  # noqa: BLE001
             check(False, f"{what} push config: accepted for the loopback receiver", f"{type(e).__name__}: {e}")
 
+    # a live subscription to the paused payment, open before the reply: it must see the reply's
+    # transitions as they happen and end when the payment next pauses or ends
+    subscription = s.streaming.subscribe(SubscribeToTaskRequest(id=task.id))
+    first = None
+    try:
+        first = await asyncio.wait_for(subscription.__anext__(), REQUEST_TIMEOUT_S)
+    except Exception as e:  # noqa: BLE001
+        check(False, f"{what} subscribe: the task as it stands comes first", f"{type(e).__name__}: {e}")
+    if first is not None:
+        check(
+            first.HasField("task") and first.task.id == task.id,
+            f"{what} subscribe: the task as it stands comes first",
+            json_format.MessageToDict(first),
+        )
+
     # the streamed reply: the screener's recommendation, then the payments agent's decision
     try:
         events = await s.stream(user_message(beneficiary, task_id=task.id))
     except Exception as e:  # noqa: BLE001
         check(False, f"{what} stream: the reply streamed over SSE", f"{type(e).__name__}: {e}")
         events = []
+    if first is not None:
+        try:
+            followed = await asyncio.wait_for(_collect(subscription), REQUEST_TIMEOUT_S)
+        except Exception as e:  # noqa: BLE001
+            followed = []
+            check(False, f"{what} subscribe: the stream ends", f"{type(e).__name__}: {e}")
+        own = [e for e in events if (e.HasField("status_update") and e.status_update.task_id == task.id)]
+        seen = [e.status_update.status.state for e in followed if e.HasField("status_update")]
+        check(
+            seen == [e.status_update.status.state for e in own],
+            f"{what} subscribe: the subscriber saw the reply's transitions",
+            f"subscription {[state_name(x) for x in seen]}, stream {[state_name(e.status_update.status.state) for e in own]}",
+        )
+        check(
+            bool(followed) and followed[-1].HasField("task") and followed[-1].task.id == task.id
+            and followed[-1].task.status.state == (own[-1].status_update.status.state if own else -1),
+            f"{what} subscribe: it ends with the task as the reply left it",
+            [json_format.MessageToDict(e) for e in followed[-1:]],
+        )
     check_stream(events, task.id, f"{what} stream")
     if recommendation == "manual_review":
         decided_at = first_status(
@@ -621,11 +664,12 @@ async def no_caller(tag: str, s: Session, server: Server) -> None:
     check(ok, f"{tag} no caller header: an authentication error", f"{r.status_code} {r.text[:300]}")
 
 
-async def cancel(tag, s: Session, order: str) -> None:
+async def cancel(tag, s: Session, order: str, receiver: Receiver) -> None:
     what = f"{tag} {order.split(':')[0]}"
     task = single_task(await s.send(user_message(order)), f"{what} send")
     if task is None:
         return
+    await push_config_reads(what, s, task.id, receiver)
     try:
         got = await s.plain.cancel_task(CancelTaskRequest(id=task.id))
         check(
@@ -640,6 +684,46 @@ async def cancel(tag, s: Session, order: str) -> None:
         TaskNotCancelableError,
         f"{what} cancel again: TaskNotCancelable",
     )
+
+
+async def push_config_reads(what: str, s: Session, task_id: str, receiver: Receiver) -> None:
+    """A config set, read back, listed and deleted with the SDK's own calls; once deleted, the
+    task's later changes (its cancel) push nothing."""
+    path = f"/hooks/{task_id}-deleted"
+    cfg = TaskPushNotificationConfig(task_id=task_id, id="ops", url=receiver.url(path), token=PUSH_TOKEN)
+    try:
+        await s.plain.create_task_push_notification_config(cfg)
+        got = await s.plain.get_task_push_notification_config(
+            GetTaskPushNotificationConfigRequest(task_id=task_id, id="ops")
+        )
+        check(
+            got.id == "ops" and got.task_id == task_id and got.url == cfg.url and not got.token,
+            f"{what} push config: read back (no token)",
+            json_format.MessageToDict(got),
+        )
+        listed = await s.plain.list_task_push_notification_configs(
+            ListTaskPushNotificationConfigsRequest(task_id=task_id)
+        )
+        check(
+            [c.id for c in listed.configs] == ["ops"],
+            f"{what} push config: listed",
+            json_format.MessageToDict(listed),
+        )
+        await s.plain.delete_task_push_notification_config(
+            DeleteTaskPushNotificationConfigRequest(task_id=task_id, id="ops")
+        )
+        listed = await s.plain.list_task_push_notification_configs(
+            ListTaskPushNotificationConfigsRequest(task_id=task_id)
+        )
+        check(len(listed.configs) == 0, f"{what} push config: deleted", json_format.MessageToDict(listed))
+    except Exception as e:  # noqa: BLE001
+        check(False, f"{what} push config: set, read, listed, deleted", f"{type(e).__name__}: {e}")
+    receiver.deleted_paths.append(path)
+
+
+def check_deleted_configs(receiver: Receiver) -> None:
+    got = [p["path"] for p in receiver.posts if p["path"] in receiver.deleted_paths]
+    check(not got, "a deleted push config is never POSTed to", got)
 
 
 # ---- the report -------------------------------------------------------------------------------
@@ -711,6 +795,7 @@ def main() -> int:
     finally:
         status = server.stop()
         receiver.close()
+    check_deleted_configs(receiver)
     compare_report(server, receiver, status)
     if failures:
         print(f"\nserve conformance: {len(failures)} check(s) failed; serve's stderr and report in {work}")
