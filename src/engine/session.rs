@@ -61,11 +61,28 @@ impl<'s> World<'s> {
     /// The events of `call` together with those of every call its step opened while it was open
     /// (its nested delegations', a reply's way down an escalation), in the order they happened:
     /// what a server relays on the call's stream, as `run --format a2a-stream` shows it.
-    pub fn relayed_events(&self, call: CallId) -> impl Iterator<Item = &Event> {
+    /// Each with its index in `World::events`.
+    pub fn relayed_events(&self, call: CallId) -> impl Iterator<Item = (usize, &Event)> {
         let c = &self.calls[call];
-        self.events[c.first_event..c.end_event]
-            .iter()
-            .filter(move |e| self.calls[e.call()].step == c.step)
+        (c.first_event..c.end_event)
+            .zip(&self.events[c.first_event..c.end_event])
+            .filter(move |(_, e)| self.calls[e.call()].step == c.step)
+    }
+
+    /// Starts recording when, in idle ticks, each event happens ([`World::idle_at`]).
+    pub fn pace_events(&mut self) {
+        self.idle_marks.get_or_insert_with(Vec::new);
+    }
+
+    /// `idle_ticks` as it stood when the event at `index` of `World::events` was recorded
+    /// (after [`World::pace_events`]; 0 before it).
+    pub fn idle_at(&self, index: usize) -> u64 {
+        let marks = self.idle_marks.as_deref().unwrap_or_default();
+        // The last jump made before the event was recorded.
+        match marks.partition_point(|&(before, _)| before <= index) {
+            0 => 0,
+            n => marks[n - 1].1,
+        }
     }
 
     /// Makes the task's future events recorded, for a subscriber: opens a call on it unless one

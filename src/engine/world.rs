@@ -79,6 +79,9 @@ pub struct World<'s> {
     /// Ticks the clock jumped while idle (waiting for a timer, a `wait` or a slow agent): what a
     /// server session turns into real time.
     pub idle_ticks: u64,
+    /// In a server session, each idle jump as (events recorded before it, `idle_ticks` after
+    /// it): when each event happened in idle time, so a stream is paced as the agent was slow.
+    pub(crate) idle_marks: Option<Vec<(usize, u64)>>,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -194,6 +197,7 @@ impl<'s> World<'s> {
             token_refusals: Vec::new(),
             served: Vec::new(),
             idle_ticks: 0,
+            idle_marks: None,
         }
     }
 
@@ -324,6 +328,9 @@ impl<'s> World<'s> {
             if q.ready_at > self.ids.tick {
                 self.idle_ticks += q.ready_at - self.ids.tick;
                 self.ids.tick = q.ready_at;
+                if let Some(marks) = &mut self.idle_marks {
+                    marks.push((self.events.len(), self.idle_ticks));
+                }
             }
             match q.activity {
                 Activity::Turn(task) => {

@@ -337,6 +337,28 @@ fn live(
     event_stream(LiveBody::new(stream, wrap).boxed())
 }
 
+/// A stream whose events happened over idle time: each is sent when its time comes (counted
+/// from now), so a slow agent's stream really is slow; all at once when none waited.
+fn paced(
+    events: Vec<(Value, Duration)>,
+    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+) -> Response<Body> {
+    if events.iter().all(|(_, after)| after.is_zero()) {
+        return sse(events.into_iter().map(|(e, _)| wrap(e)));
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let start = tokio::time::Instant::now();
+        for (event, after) in events {
+            tokio::time::sleep_until(start + after).await;
+            if tx.send(event).is_err() {
+                return;
+            }
+        }
+    });
+    live(rx, wrap)
+}
+
 fn event_stream(body: Body) -> Response<Body> {
     let mut r = Response::new(body);
     r.headers_mut()
@@ -524,8 +546,10 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     json_response(200, &json!({ "task": t }))
                 }
                 Answer::Task(t) => json_response(200, &protocol::trim_history(t, &params)),
-                Answer::Events(events) if stream => sse(events),
-                Answer::Events(events) => json_response(200, events.last().unwrap_or(&Value::Null)),
+                Answer::Events(events) if stream => paced(events, |e| e),
+                Answer::Events(mut events) => {
+                    json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
+                }
                 Answer::Live(events) => live(events, |e| e),
                 Answer::Value(v) => json_response(200, &v),
                 Answer::Error(f) if stream => sse([protocol::rest_error(&f).1]),
@@ -628,25 +652,26 @@ async fn json_rpc(
         Ok(r) => r,
         Err(f) => return fail(&f),
     };
-    let ok = |result: Value| json!({"jsonrpc": "2.0", "id": id, "result": result});
+    let ok = envelope(id.clone());
     match ask(state, req).await {
         Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
         Answer::Task(t) if op == Op::Send && v == A2aVersion::V1_0 => {
             json_response(200, &ok(json!({ "task": t })))
         }
         Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
-        Answer::Events(events) if stream => sse(events.into_iter().map(ok)),
-        Answer::Events(mut events) => json_response(200, &ok(events.pop().unwrap_or_default())),
-        Answer::Live(events) => {
-            let id = id.clone();
-            live(
-                events,
-                move |e| json!({"jsonrpc": "2.0", "id": id, "result": e}),
-            )
+        Answer::Events(events) if stream => paced(events, envelope(id)),
+        Answer::Events(mut events) => {
+            json_response(200, &ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
         }
+        Answer::Live(events) => live(events, envelope(id)),
         Answer::Value(v) => json_response(200, &ok(v)),
         Answer::Error(f) => fail(&f),
     }
+}
+
+/// JSON-RPC's success envelope for answers to the request `id`.
+fn envelope(id: Value) -> impl Fn(Value) -> Value + Send + Sync + 'static {
+    move |result| json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 /// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.

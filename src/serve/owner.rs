@@ -72,8 +72,9 @@ pub struct PushQuery {
 pub enum Answer {
     /// A Task (GetTask, CancelTask, a blocking or non-blocking send).
     Task(Value),
-    /// A stream's events, in order, its Task last.
-    Events(Vec<Value>),
+    /// A stream's events, in order, its Task last; each with how long after the request it
+    /// happened (the idle ticks before it, in real time).
+    Events(Vec<(Value, Duration)>),
     /// A live stream: its events as they happen; it ends when the sender is dropped.
     Live(LiveStream),
     /// Any other result (ListTasks' page, a push config, an empty answer).
@@ -208,7 +209,9 @@ fn answer_step(
     step: &'static Step,
     v: A2aVersion,
     stream: bool,
+    tick: Duration,
 ) -> Answer {
+    let idle_before = world.idle_ticks;
     let (record, errors) = world.serve_step(step);
     match &record.result {
         StepResult::Task { task, .. } => {
@@ -222,7 +225,11 @@ fn answer_step(
             }
             // A send's call opens with its task; a reply's when the reply reaches the task.
             match world.step_call(task).filter(|_| stream) {
-                Some(call) => Answer::Events(relay(world, v, call)),
+                Some(call) => Answer::Events(
+                    relay(world, v, call)
+                        .map(|(i, e)| (e, ticks(tick, world.idle_at(i) - idle_before)))
+                        .collect(),
+                ),
                 None => Answer::Task(export::task_value(world, v, task)),
             }
         }
@@ -246,19 +253,23 @@ fn answer_step(
 /// messages and artifacts of the calls its step opened (nested delegations, a reply's way down),
 /// in order — their tasks' snapshots stay out, so that the stream's only Tasks are its own first
 /// and last; 0.3's `final` on the call's own last status only.
-fn relay(world: &World, v: A2aVersion, call: CallId) -> Vec<Value> {
-    let events: Vec<&Event> = world
+fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (usize, Value)> {
+    let events: Vec<(usize, &Event)> = world
         .relayed_events(call)
-        .filter(|e| e.call() == call || !matches!(e.kind(), EventKind::Task { .. }))
+        .filter(|(_, e)| e.call() == call || !matches!(e.kind(), EventKind::Task { .. }))
         .collect();
     let last = events
         .iter()
-        .rposition(|e| e.call() == call && matches!(e.kind(), EventKind::Status(_)));
-    events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| export::stream_event(world, v, e.task(), e.kind(), last == Some(i)))
-        .collect()
+        .rposition(|(_, e)| e.call() == call && matches!(e.kind(), EventKind::Status(_)));
+    events.into_iter().enumerate().map(move |(n, (i, e))| {
+        let value = export::stream_event(world, v, e.task(), e.kind(), last == Some(n));
+        (i, value)
+    })
+}
+
+/// `n` ticks in real time.
+fn ticks(tick: Duration, n: u64) -> Duration {
+    tick.saturating_mul(n.min(u32::MAX as u64) as u32)
 }
 
 /// The task as it stands, as a stream event.
@@ -317,6 +328,7 @@ pub fn run(
     rx: Receiver<Job>,
 ) -> Result<(), String> {
     let mut world = World::new(scenario);
+    world.pace_events();
     let tick = Duration::from_millis(settings.tick_ms);
     // When the earliest scheduled activity was found due in the future, and at which tick.
     let mut waiting: Option<(Instant, u64)> = None;
@@ -338,7 +350,7 @@ pub fn run(
                     _ => (Instant::now(), due),
                 };
                 waiting = Some((since, at));
-                let total = tick.saturating_mul((due - clock).min(u32::MAX as u64) as u32);
+                let total = ticks(tick, due - clock);
                 Some(total.saturating_sub(since.elapsed()))
             }
         };
@@ -368,7 +380,7 @@ pub fn run(
             } => {
                 let step: &'static Step = Box::leak(step);
                 let held = world.push_urls.len();
-                let mut answer = answer_step(&mut world, step, version, stream);
+                let mut answer = answer_step(&mut world, step, version, stream, tick);
                 if world.push_urls.len() > held {
                     // The config the step set: kept as the client gave it, for reading back and
                     // (when the receiver is on this machine) for real POSTs.
@@ -409,8 +421,11 @@ pub fn run(
                 break;
             }
         };
-        let idle = world.idle_ticks - idle_before;
-        let delay = tick.saturating_mul(idle.min(u32::MAX as u64) as u32);
+        // A stream is paced event by event; any other answer waits for all of its idle time.
+        let delay = match answer {
+            Answer::Events(_) => Duration::ZERO,
+            _ => ticks(tick, world.idle_ticks - idle_before),
+        };
         let _ = job.reply.send(Reply { answer, delay });
     }
     // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed

@@ -324,3 +324,42 @@ fn rest_errors_carry_the_reason_the_sdks_map() {
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("EXTENDED_AGENT_CARD_NOT_CONFIGURED"));
 }
+
+#[test]
+fn a_stream_from_a_slow_agent_arrives_as_the_agent_works() {
+    // 20 ticks of 200 ms: the artifact comes 4 s after `working`.
+    let s = start(SESSION, &["--tick-ms", "200"]);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Screen Acme")}).to_string();
+    let mut conn = TcpStream::connect(&s.addr).unwrap();
+    let head = format!(
+        "POST {SCREENER}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-A2A-Sim-Caller: orchestrator\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    conn.write_all(head.as_bytes()).unwrap();
+    conn.write_all(body.as_bytes()).unwrap();
+    let mut got = Vec::new();
+    let mut chunk = [0u8; 8192];
+    // Read until `working` is in.
+    conn.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    while !String::from_utf8_lossy(&got).contains("TASK_STATE_WORKING") {
+        let n = conn.read(&mut chunk).unwrap();
+        assert!(n > 0, "the stream ended before `working`");
+        got.extend_from_slice(&chunk[..n]);
+    }
+    // The rest is seconds away: half a second later it has not come.
+    conn.set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let early = conn.read(&mut chunk);
+    assert!(
+        early.is_err(),
+        "an event came before the agent's wait was over: {:?}",
+        early.map(|n| String::from_utf8_lossy(&chunk[..n]).into_owned())
+    );
+    conn.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let _ = conn.read_to_end(&mut got);
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.contains("screening-result"), "{text}");
+    assert!(text.contains("TASK_STATE_COMPLETED"), "{text}");
+}
