@@ -432,8 +432,7 @@ fn protocol_errors() {
         post(br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":5}}"#).1["error"]["code"],
         -32602
     );
-    // Capability first: the payments agent has no push, so no task id is revealed.
-    assert_eq!(post(br#"{"jsonrpc":"2.0","id":1,"method":"tasks/pushNotificationConfig/get","params":{"id":"task-1"}}"#).1["error"]["code"], -32003);
+    assert_eq!(post(br#"{"jsonrpc":"2.0","id":1,"method":"tasks/pushNotificationConfig/get","params":{"id":"task-1"}}"#).1["error"]["code"], -32001);
     assert_eq!(
         post(br#"{"jsonrpc":"2.0","id":1,"method":"GetExtendedAgentCard"}"#).1["error"]["code"],
         -32007
@@ -633,19 +632,23 @@ fn webhooks_are_posted_to_a_loopback_receiver_only_when_allowed() {
         "{text}"
     );
     assert!(posts2.recv_timeout(Duration::from_millis(300)).is_err());
-    // An agent without push capability: PushNotificationNotSupported.
-    let (_, _, text) = http(
-        &s2.addr,
-        "POST",
-        "/agents/ledger-agent/",
-        &[CALLER],
-        set.as_bytes(),
-    );
-    assert_eq!(
-        serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
-        -32003,
-        "{text}"
-    );
+    // An agent without push capability: PushNotificationNotSupported, for reads too (capability
+    // first, so no task id is revealed).
+    let get = json!({"jsonrpc": "2.0", "id": 3, "method": "GetTaskPushNotificationConfig", "params": {"taskId": "task-1", "id": "x"}}).to_string();
+    for body in [&set, &get] {
+        let (_, _, text) = http(
+            &s2.addr,
+            "POST",
+            "/agents/ledger-agent/",
+            &[CALLER],
+            body.as_bytes(),
+        );
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
+            -32003,
+            "{text}"
+        );
+    }
 }
 
 #[test]
