@@ -45,6 +45,8 @@ struct State {
     last: AtomicU64,
     start: Instant,
     stop: Notify,
+    /// Turns true when the server stops: paced streams then send what is left at once.
+    closing: watch::Receiver<bool>,
 }
 
 fn card_body(scenario: &Scenario, ix: usize, base: &str, v: A2aVersion) -> Result<Bytes, String> {
@@ -127,6 +129,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         .name("a2a-sim-world".into())
         .spawn(move || owner::run(scenario, settings, rx))
         .map_err(|e| e.to_string())?;
+    let (closing_tx, closing_rx) = watch::channel(false);
     let state = Arc::new(State {
         agents,
         cards,
@@ -141,6 +144,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         last: AtomicU64::new(0),
         start: Instant::now(),
         stop: Notify::new(),
+        closing: closing_rx.clone(),
     });
     // Handlers in place before anyone is told the server is ready.
     let signals = shutdown_signal();
@@ -148,7 +152,6 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         std::fs::write(path, format!("{addr}\n"))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    let (closing_tx, closing_rx) = watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
     tokio::pin!(signals);
     let idle = options.idle_exit;
@@ -338,8 +341,10 @@ fn live(
 }
 
 /// A stream whose events happened over idle time: each is sent when its time comes (counted
-/// from now), so a slow agent's stream really is slow; all at once when none waited.
+/// from now), so a slow agent's stream really is slow; all at once when none waited, and what is
+/// left at once when the server stops.
 fn paced(
+    state: &State,
     events: Vec<(Value, Duration)>,
     wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
 ) -> Response<Body> {
@@ -347,10 +352,16 @@ fn paced(
         return sse(events.into_iter().map(|(e, _)| wrap(e)));
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut closing = state.closing.clone();
     tokio::spawn(async move {
         let start = tokio::time::Instant::now();
         for (event, after) in events {
-            tokio::time::sleep_until(start + after).await;
+            if !*closing.borrow() {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(start + after) => {}
+                    _ = closing.wait_for(|&c| c) => {}
+                }
+            }
             if tx.send(event).is_err() {
                 return;
             }
@@ -546,7 +557,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     json_response(200, &json!({ "task": t }))
                 }
                 Answer::Task(t) => json_response(200, &protocol::trim_history(t, &params)),
-                Answer::Events(events) if stream => paced(events, |e| e),
+                Answer::Events(events) if stream => paced(state, events, |e| e),
                 Answer::Events(mut events) => {
                     json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
                 }
@@ -659,7 +670,7 @@ async fn json_rpc(
             json_response(200, &ok(json!({ "task": t })))
         }
         Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
-        Answer::Events(events) if stream => paced(events, envelope(id)),
+        Answer::Events(events) if stream => paced(state, events, envelope(id)),
         Answer::Events(mut events) => {
             json_response(200, &ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
         }

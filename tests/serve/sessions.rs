@@ -363,3 +363,35 @@ fn a_stream_from_a_slow_agent_arrives_as_the_agent_works() {
     assert!(text.contains("screening-result"), "{text}");
     assert!(text.contains("TASK_STATE_COMPLETED"), "{text}");
 }
+
+#[test]
+fn shutdown_sends_the_rest_of_a_paced_stream_at_once() {
+    // 20 ticks of a second: the stream's result is 20 s away when SIGTERM comes.
+    let mut s = start(SESSION, &["--tick-ms", "1000"]);
+    let addr = s.addr.clone();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Screen Acme")}).to_string();
+    let reader = std::thread::spawn(move || {
+        http(
+            &addr,
+            "POST",
+            &format!("{SCREENER}/"),
+            &[CALLER],
+            body.as_bytes(),
+        )
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(s.child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (_, _, text) = reader.join().unwrap();
+    let events = sse_events(&text);
+    let last = &events.last().unwrap()["result"]["task"];
+    assert_eq!(
+        last["status"]["state"], "TASK_STATE_COMPLETED",
+        "{events:?}"
+    );
+    assert!(s.child.wait().unwrap().success());
+}
