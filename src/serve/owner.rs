@@ -261,10 +261,41 @@ fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (us
     let last = events
         .iter()
         .rposition(|(_, e)| e.call() == call && matches!(e.kind(), EventKind::Status(_)));
-    events.into_iter().enumerate().map(move |(n, (i, e))| {
-        let value = export::stream_event(world, v, e.task(), e.kind(), last == Some(n));
-        (i, value)
-    })
+    events
+        .into_iter()
+        .enumerate()
+        .map(move |(n, (i, e))| (i, served_event(world, v, i, e, last == Some(n))))
+}
+
+/// The event at `index` of `World::events` as a served stream carries it. An agent's message that
+/// changed no state is a status update repeating the task's state with that message: in a served
+/// stream (as the A2A specs have it) a Message is the whole answer, and the SDK clients stop
+/// reading at one.
+pub fn served_event(world: &World, v: A2aVersion, index: usize, e: &Event, last: bool) -> Value {
+    let ix = e.task();
+    let EventKind::Message(m) = e.kind() else {
+        return export::stream_event(world, v, ix, e.kind(), last);
+    };
+    // The task's state then: its latest status or snapshot recorded before the message.
+    let entry = world.events[..index]
+        .iter()
+        .rev()
+        .filter(|p| p.task() == ix)
+        .find_map(|p| match p.kind() {
+            EventKind::Status(h) => Some(h),
+            EventKind::Task { history, .. } => history.checked_sub(1),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let mut update = export::stream_event(world, v, ix, EventKind::Status(entry), false);
+    let message = export::stream_event(world, v, ix, EventKind::Message(m), false);
+    match v {
+        A2aVersion::V1_0 => {
+            update["statusUpdate"]["status"]["message"] = message["message"].clone()
+        }
+        A2aVersion::V0_3 => update["status"]["message"] = message,
+    }
+    update
 }
 
 /// `n` ticks in real time.

@@ -5,12 +5,11 @@
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
-use super::owner::{Answer, Failure, FailureKind, owns, task_event};
+use super::owner::{Answer, Failure, FailureKind, owns, served_event, task_event};
 use crate::engine::record::EventKind;
 use crate::engine::scenario::{AgentIx, CallerIx};
 use crate::engine::task::{TaskIx, parse_task_id, task_id};
 use crate::engine::world::World;
-use crate::protocol::export;
 use crate::protocol::version::A2aVersion;
 
 struct Subscriber {
@@ -78,7 +77,7 @@ impl Subscriptions {
     /// task paused or ended, and forgets those whose client went away.
     pub fn pump(&mut self, world: &World) {
         self.live.retain_mut(|s| {
-            for e in &world.events[s.next..] {
+            for (i, e) in world.events.iter().enumerate().skip(s.next) {
                 if e.task() != s.task {
                     continue;
                 }
@@ -90,9 +89,7 @@ impl Subscriptions {
                     }
                     _ => false,
                 };
-                let _ = s.tx.send(export::stream_event(
-                    world, s.version, s.task, kind, resolves,
-                ));
+                let _ = s.tx.send(served_event(world, s.version, i, e, resolves));
                 if resolves {
                     s.ending = true;
                 } else if s.ending && matches!(kind, EventKind::Task { .. }) {

@@ -395,3 +395,40 @@ fn shutdown_sends_the_rest_of_a_paced_stream_at_once() {
     );
     assert!(s.child.wait().unwrap().success());
 }
+
+#[test]
+fn an_agents_message_on_a_stream_is_a_status_update_carrying_it() {
+    // SDK clients stop reading a stream at a Message: mid-task messages travel as status updates.
+    let s = start(SESSION, &[]);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Check ACME")}).to_string();
+    let (_, _, text) = http(
+        &s.addr,
+        "POST",
+        "/agents/notary/",
+        &[CALLER],
+        body.as_bytes(),
+    );
+    let events: Vec<Value> = sse_events(&text)
+        .into_iter()
+        .map(|e| e["result"].clone())
+        .collect();
+    assert!(
+        events.iter().all(|e| e.get("message").is_none()),
+        "{events:?}"
+    );
+    let carried = events
+        .iter()
+        .find(|e| {
+            e["statusUpdate"]["status"]["message"]["parts"][0]["text"]
+                == "The register answered; comparing directors"
+        })
+        .expect("the message, in a status update");
+    assert_eq!(
+        carried["statusUpdate"]["status"]["state"],
+        "TASK_STATE_WORKING"
+    );
+    assert_eq!(
+        events.last().unwrap()["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+}
