@@ -126,6 +126,27 @@ fn dechunk(mut rest: &str) -> String {
     body
 }
 
+/// SIGTERM to the server.
+fn terminate(s: &Server) {
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(s.child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+}
+
+/// A JSON-RPC request of the orchestrator's on a thread of its own (a stream, read to its end),
+/// given a moment to reach the server before the caller goes on.
+fn in_background(s: &Server, path: &str, body: Value) -> std::thread::JoinHandle<String> {
+    let (addr, path) = (s.addr.clone(), path.to_string());
+    let reader = std::thread::spawn(move || {
+        http(&addr, "POST", &path, &[CALLER], body.to_string().as_bytes()).2
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    reader
+}
+
 const CALLER: (&str, &str) = ("X-A2A-Sim-Caller", "orchestrator");
 const AGENT: &str = "/agents/payments-agent";
 
@@ -708,12 +729,7 @@ fn version_header_history_length_and_wall_clock() {
 fn report_on_sigterm_and_idle_exit() {
     let mut s = start("payment-decision.yaml", &["--report", "r.json"]);
     rpc(&s, "SendMessage", send_params("pay"));
-    let killed = Command::new("kill")
-        .arg("-TERM")
-        .arg(s.child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    terminate(&s);
     let status = s.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
     let report: Value =

@@ -257,27 +257,11 @@ fn shutdown_ends_a_live_subscription_with_the_task_as_it_ends() {
     // A tick of a second: the task would take 20 s; SIGTERM ends the session first.
     let mut s = start(SESSION, &["--tick-ms", "1000", "--report", "r.json"]);
     let task = start_task(&s);
-    let addr = s.addr.clone();
     let body =
-        json!({"jsonrpc": "2.0", "id": 1, "method": "SubscribeToTask", "params": {"id": task}})
-            .to_string();
-    let reader = std::thread::spawn(move || {
-        http(
-            &addr,
-            "POST",
-            &format!("{SCREENER}/"),
-            &[CALLER],
-            body.as_bytes(),
-        )
-    });
-    std::thread::sleep(Duration::from_millis(300));
-    let killed = Command::new("kill")
-        .arg("-TERM")
-        .arg(s.child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let (_, _, text) = reader.join().unwrap();
+        json!({"jsonrpc": "2.0", "id": 1, "method": "SubscribeToTask", "params": {"id": task}});
+    let reader = in_background(&s, &format!("{SCREENER}/"), body);
+    terminate(&s);
+    let text = reader.join().unwrap();
     let events = sse_events(&text);
     let last = &events.last().unwrap()["result"]["task"];
     // Stopping runs what was scheduled to its end, as `run` does after its last step.
@@ -368,25 +352,10 @@ fn a_stream_from_a_slow_agent_arrives_as_the_agent_works() {
 fn shutdown_sends_the_rest_of_a_paced_stream_at_once() {
     // 20 ticks of a second: the stream's result is 20 s away when SIGTERM comes.
     let mut s = start(SESSION, &["--tick-ms", "1000"]);
-    let addr = s.addr.clone();
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Screen Acme")}).to_string();
-    let reader = std::thread::spawn(move || {
-        http(
-            &addr,
-            "POST",
-            &format!("{SCREENER}/"),
-            &[CALLER],
-            body.as_bytes(),
-        )
-    });
-    std::thread::sleep(Duration::from_millis(300));
-    let killed = Command::new("kill")
-        .arg("-TERM")
-        .arg(s.child.id().to_string())
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let (_, _, text) = reader.join().unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Screen Acme")});
+    let reader = in_background(&s, &format!("{SCREENER}/"), body);
+    terminate(&s);
+    let text = reader.join().unwrap();
     let events = sse_events(&text);
     let last = &events.last().unwrap()["result"]["task"];
     assert_eq!(
