@@ -1,5 +1,6 @@
-//! The HTTP side: routing under `/agents/NAME/`, the body limit, the caller, JSON-RPC envelopes,
-//! the HTTP+JSON binding, SSE framing, and shutdown (signals, `--exit-after`, `--idle-exit`).
+//! The HTTP side: the listener and its shutdown (signals, `--exit-after`, `--idle-exit`), the
+//! cards, routing under `/agents/NAME/`, the body limit, the caller, and the HTTP+JSON binding
+//! (JSON-RPC is `jsonrpc.rs`; responses and streams `responses.rs`; webhooks `webhooks.rs`).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -9,11 +10,10 @@ use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::header::CONTENT_LENGTH;
+use hyper::{Method, Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -22,13 +22,12 @@ use tokio::sync::{Notify, watch};
 use super::Options;
 use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
 use super::protocol::{self, Op};
-use super::sse::{self, LiveBody};
+use super::responses::*;
+use super::{jsonrpc, webhooks};
 use crate::engine::scenario::Scenario;
 use crate::protocol::version::A2aVersion;
 
-type Body = BoxBody<Bytes, Infallible>;
-
-struct State {
+pub(super) struct State {
     agents: HashMap<String, usize>,
     /// Each agent's served card, rendered once.
     cards: Vec<Bytes>,
@@ -46,7 +45,7 @@ struct State {
     start: Instant,
     stop: Notify,
     /// Turns true when the server stops: paced streams then send what is left at once.
-    closing: watch::Receiver<bool>,
+    pub(super) closing: watch::Receiver<bool>,
 }
 
 fn card_body(scenario: &Scenario, ix: usize, base: &str, v: A2aVersion) -> Result<Bytes, String> {
@@ -118,7 +117,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         .and_then(|r| scenario.agents.iter().position(|a| a.name() == r));
     let (tx, rx) = std::sync::mpsc::channel::<Job>();
     let (deliver, notifications) = tokio::sync::mpsc::unbounded_channel();
-    let delivery = tokio::spawn(deliver_all(notifications));
+    let delivery = tokio::spawn(webhooks::deliver_all(notifications));
     let settings = owner::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
         report: options.report.clone(),
@@ -224,64 +223,6 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
     done
 }
 
-/// Delivers notifications one at a time, in the order the world pushed them, retrying on
-/// `backoff × 2^(k−2)` (faults.md §2) while attempts remain.
-async fn deliver_all(mut rx: tokio::sync::mpsc::UnboundedReceiver<owner::Notification>) {
-    while let Some(n) = rx.recv().await {
-        for k in 1..=n.attempts {
-            if k >= 2 {
-                let factor = 1u32.checked_shl(k - 2).unwrap_or(u32::MAX);
-                tokio::time::sleep(n.backoff.saturating_mul(factor)).await;
-            }
-            if post(&n).await {
-                break;
-            }
-        }
-    }
-}
-
-/// One webhook POST; whether the receiver answered 2xx. The token goes in the header A2A names
-/// and is never logged.
-async fn post(n: &owner::Notification) -> bool {
-    let Ok(url) = url::Url::parse(&n.url) else {
-        return false;
-    };
-    // Only plain http: https would need a TLS stack, and only loopback URLs get here.
-    let (Some(host), "http") = (url.host_str(), url.scheme()) else {
-        return false;
-    };
-    let port = url.port().unwrap_or(80);
-    let connect = tokio::net::TcpStream::connect((host.trim_matches(['[', ']']), port));
-    let Ok(Ok(stream)) = tokio::time::timeout(Duration::from_secs(5), connect).await else {
-        return false;
-    };
-    let Ok((mut sender, conn)) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await
-    else {
-        return false;
-    };
-    tokio::spawn(conn);
-    let target = match url.query() {
-        Some(q) => format!("{}?{q}", url.path()),
-        None => url.path().to_string(),
-    };
-    let authority = match url.port() {
-        Some(p) => format!("{host}:{p}"),
-        None => host.to_string(),
-    };
-    let Ok(req) = Request::post(target)
-        .header(hyper::header::HOST, authority)
-        .header(CONTENT_TYPE, "application/json")
-        .header("X-A2A-Notification-Token", n.token.as_str())
-        .body(Full::new(Bytes::from(n.body.clone())))
-    else {
-        return false;
-    };
-    matches!(
-        tokio::time::timeout(Duration::from_secs(10), sender.send_request(req)).await,
-        Ok(Ok(r)) if r.status().is_success()
-    )
-}
-
 /// SIGINT or SIGTERM; registered when called, so a signal sent right after is not lost.
 fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
@@ -307,85 +248,6 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
             let _ = tokio::signal::ctrl_c().await;
         }
     }
-}
-
-fn response(status: u16, content_type: &'static str, body: Bytes) -> Response<Body> {
-    let mut r = Response::new(Full::new(body).boxed());
-    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    r.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    r
-}
-
-fn json_response(status: u16, v: &Value) -> Response<Body> {
-    let body = serde_json::to_vec(v).unwrap_or_default();
-    response(status, "application/json", Bytes::from(body))
-}
-
-/// A finished stream: every event at once, as `text/event-stream`.
-fn sse(events: impl IntoIterator<Item = Value>) -> Response<Body> {
-    let mut body = Vec::new();
-    for e in events {
-        sse::frame(&mut body, &e);
-    }
-    event_stream(Full::new(Bytes::from(body)).boxed())
-}
-
-/// A live stream: each event as the world records it, each wrapped by `wrap` (JSON-RPC's
-/// envelope, or nothing), until the world ends it.
-fn live(
-    stream: owner::LiveStream,
-    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
-) -> Response<Body> {
-    event_stream(LiveBody::new(stream, wrap).boxed())
-}
-
-/// A stream whose events happened over idle time: each is sent when its time comes (counted
-/// from now), so a slow agent's stream really is slow; all at once when none waited, and what is
-/// left at once when the server stops.
-fn paced(
-    state: &State,
-    events: Vec<(Value, Duration)>,
-    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
-) -> Response<Body> {
-    if events.iter().all(|(_, after)| after.is_zero()) {
-        return sse(events.into_iter().map(|(e, _)| wrap(e)));
-    }
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut closing = state.closing.clone();
-    tokio::spawn(async move {
-        let start = tokio::time::Instant::now();
-        for (event, after) in events {
-            if !*closing.borrow() {
-                tokio::select! {
-                    _ = tokio::time::sleep_until(start + after) => {}
-                    _ = closing.wait_for(|&c| c) => {}
-                }
-            }
-            if tx.send(event).is_err() {
-                return;
-            }
-        }
-    });
-    live(rx, wrap)
-}
-
-fn event_stream(body: Body) -> Response<Body> {
-    let mut r = Response::new(body);
-    r.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    r.headers_mut()
-        .insert("cache-control", HeaderValue::from_static("no-cache"));
-    r
-}
-
-fn rest_failure(f: &Failure) -> Response<Body> {
-    let (status, body) = protocol::rest_error(f);
-    json_response(status, &body)
-}
-
-fn rpc_failure(id: &Value, code: i64, message: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
 /// The binding a request arrived on.
@@ -557,7 +419,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     json_response(200, &json!({ "task": t }))
                 }
                 Answer::Task(t) => json_response(200, &protocol::trim_history(t, &params)),
-                Answer::Events(events) if stream => paced(state, events, |e| e),
+                Answer::Events(events) if stream => paced(&state.closing, events, |e| e),
                 Answer::Events(mut events) => {
                     json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
                 }
@@ -569,7 +431,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         }
         None => {
             debug_assert!(binding == Binding::JsonRpc);
-            json_rpc(state, &body, caller, agent).await
+            jsonrpc::json_rpc(state, &body, caller, agent).await
         }
     }
 }
@@ -596,104 +458,7 @@ fn url_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-async fn json_rpc(
-    state: &State,
-    body: &[u8],
-    caller: Result<usize, Failure>,
-    agent: usize,
-) -> Response<Body> {
-    let doc: Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => {
-            return json_response(
-                200,
-                &rpc_failure(&Value::Null, -32700, &format!("Parse error: {e}")),
-            );
-        }
-    };
-    let id = match doc.get("id") {
-        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => id.clone(),
-        None => Value::Null,
-        Some(_) => {
-            return json_response(
-                200,
-                &rpc_failure(
-                    &Value::Null,
-                    -32600,
-                    "Invalid Request: `id` must be a string, a number or null",
-                ),
-            );
-        }
-    };
-    if doc.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return json_response(
-            200,
-            &rpc_failure(&id, -32600, "Invalid Request: `jsonrpc` must be \"2.0\""),
-        );
-    }
-    let Some(name) = doc.get("method").and_then(Value::as_str) else {
-        return json_response(
-            200,
-            &rpc_failure(&id, -32600, "Invalid Request: `method` must be a string"),
-        );
-    };
-    let Some((op, v)) = protocol::method(name) else {
-        return json_response(
-            200,
-            &rpc_failure(&id, -32601, &format!("Method not found: `{name}`")),
-        );
-    };
-    let stream = matches!(op, Op::Stream | Op::Subscribe);
-    let fail = |f: &Failure| {
-        let e = json!({"jsonrpc": "2.0", "id": id, "error": protocol::rpc_error(f)});
-        if f.kind == FailureKind::Unauthenticated {
-            json_response(401, &e)
-        } else if stream {
-            sse([e])
-        } else {
-            json_response(200, &e)
-        }
-    };
-    let caller = match caller {
-        Ok(c) => c,
-        Err(f) => return fail(&f),
-    };
-    let params = doc.get("params").cloned().unwrap_or(json!({}));
-    let req = match protocol::request(op, v, &params, caller, agent) {
-        Ok(r) => r,
-        Err(f) => return fail(&f),
-    };
-    let ok = envelope(id.clone());
-    match ask(state, req).await {
-        Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
-        Answer::Task(t) if op == Op::Send && v == A2aVersion::V1_0 => {
-            json_response(200, &ok(json!({ "task": t })))
-        }
-        Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
-        Answer::Events(events) if stream => paced(state, events, envelope(id)),
-        Answer::Events(mut events) => {
-            json_response(200, &ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
-        }
-        Answer::Live(events) => live(events, envelope(id)),
-        Answer::Value(v) => json_response(200, &ok(v)),
-        Answer::Error(f) => fail(&f),
-    }
-}
-
-/// JSON-RPC's success envelope for answers to the request `id`.
-fn envelope(id: Value) -> impl Fn(Value) -> Value + Send + Sync + 'static {
-    move |result| json!({"jsonrpc": "2.0", "id": id, "result": result})
-}
-
-/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
-fn stream_task(t: Value, v: A2aVersion) -> Value {
-    match v {
-        A2aVersion::V1_0 => json!({ "task": t }),
-        A2aVersion::V0_3 => t,
-    }
-}
-
-async fn ask(state: &State, req: Req) -> Answer {
+pub(super) async fn ask(state: &State, req: Req) -> Answer {
     let (reply, answer) = tokio::sync::oneshot::channel();
     let sent = match state.tx.lock() {
         Ok(tx) => tx.send(Job { req, reply }).is_ok(),
@@ -785,18 +550,4 @@ async fn read_body(state: &State, req: Request<Incoming>) -> Result<Bytes, Respo
             &json!({"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": "the request body could not be read"}}),
         )),
     }
-}
-
-fn not_found(message: &str) -> Response<Body> {
-    json_response(
-        404,
-        &json!({"error": {"code": 404, "status": "NOT_FOUND", "message": message}}),
-    )
-}
-
-fn method_not_allowed() -> Response<Body> {
-    json_response(
-        405,
-        &json!({"error": {"code": 405, "status": "METHOD_NOT_ALLOWED", "message": "method not allowed on this path"}}),
-    )
 }

@@ -4,11 +4,14 @@
 //! ([`owner`]), so every rule of `run` applies unchanged.
 
 mod http;
+mod jsonrpc;
 mod owner;
 mod protocol;
 mod push_configs;
+mod responses;
 mod sse;
 mod subscriptions;
+mod webhooks;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

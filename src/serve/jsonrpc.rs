@@ -1,0 +1,95 @@
+//! The JSON-RPC 2.0 binding: the envelope's checks, the method's operation, the answer (a
+//! stream's events each in an envelope of its own).
+
+use hyper::Response;
+use serde_json::{Value, json};
+
+use super::http::{State, ask};
+use super::owner::{Answer, Failure, FailureKind};
+use super::protocol::{self, Op};
+use super::responses::*;
+use crate::protocol::version::A2aVersion;
+
+pub(super) async fn json_rpc(
+    state: &State,
+    body: &[u8],
+    caller: Result<usize, Failure>,
+    agent: usize,
+) -> Response<Body> {
+    let doc: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => {
+            return json_response(
+                200,
+                &rpc_failure(&Value::Null, -32700, &format!("Parse error: {e}")),
+            );
+        }
+    };
+    let id = match doc.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => id.clone(),
+        None => Value::Null,
+        Some(_) => {
+            return json_response(
+                200,
+                &rpc_failure(
+                    &Value::Null,
+                    -32600,
+                    "Invalid Request: `id` must be a string, a number or null",
+                ),
+            );
+        }
+    };
+    if doc.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return json_response(
+            200,
+            &rpc_failure(&id, -32600, "Invalid Request: `jsonrpc` must be \"2.0\""),
+        );
+    }
+    let Some(name) = doc.get("method").and_then(Value::as_str) else {
+        return json_response(
+            200,
+            &rpc_failure(&id, -32600, "Invalid Request: `method` must be a string"),
+        );
+    };
+    let Some((op, v)) = protocol::method(name) else {
+        return json_response(
+            200,
+            &rpc_failure(&id, -32601, &format!("Method not found: `{name}`")),
+        );
+    };
+    let stream = matches!(op, Op::Stream | Op::Subscribe);
+    let fail = |f: &Failure| {
+        let e = json!({"jsonrpc": "2.0", "id": id, "error": protocol::rpc_error(f)});
+        if f.kind == FailureKind::Unauthenticated {
+            json_response(401, &e)
+        } else if stream {
+            sse([e])
+        } else {
+            json_response(200, &e)
+        }
+    };
+    let caller = match caller {
+        Ok(c) => c,
+        Err(f) => return fail(&f),
+    };
+    let params = doc.get("params").cloned().unwrap_or(json!({}));
+    let req = match protocol::request(op, v, &params, caller, agent) {
+        Ok(r) => r,
+        Err(f) => return fail(&f),
+    };
+    let ok = envelope(id.clone());
+    match ask(state, req).await {
+        Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
+        Answer::Task(t) if op == Op::Send && v == A2aVersion::V1_0 => {
+            json_response(200, &ok(json!({ "task": t })))
+        }
+        Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
+        Answer::Events(events) if stream => paced(&state.closing, events, envelope(id)),
+        Answer::Events(mut events) => {
+            json_response(200, &ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
+        }
+        Answer::Live(events) => live(events, envelope(id)),
+        Answer::Value(v) => json_response(200, &ok(v)),
+        Answer::Error(f) => fail(&f),
+    }
+}

@@ -1,0 +1,125 @@
+//! Responses: JSON bodies, the protocol's errors in each binding, finished and live event streams.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::{Response, StatusCode};
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use super::owner::{self, Failure};
+use super::protocol;
+use super::sse::{self, LiveBody};
+use crate::protocol::version::A2aVersion;
+
+pub(super) type Body = BoxBody<Bytes, Infallible>;
+
+pub(super) fn response(status: u16, content_type: &'static str, body: Bytes) -> Response<Body> {
+    let mut r = Response::new(Full::new(body).boxed());
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r
+}
+
+pub(super) fn json_response(status: u16, v: &Value) -> Response<Body> {
+    let body = serde_json::to_vec(v).unwrap_or_default();
+    response(status, "application/json", Bytes::from(body))
+}
+
+/// A finished stream: every event at once, as `text/event-stream`.
+pub(super) fn sse(events: impl IntoIterator<Item = Value>) -> Response<Body> {
+    let mut body = Vec::new();
+    for e in events {
+        sse::frame(&mut body, &e);
+    }
+    event_stream(Full::new(Bytes::from(body)).boxed())
+}
+
+/// A live stream: each event as the world records it, each wrapped by `wrap` (JSON-RPC's
+/// envelope, or nothing), until the world ends it.
+pub(super) fn live(
+    stream: owner::LiveStream,
+    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+) -> Response<Body> {
+    event_stream(LiveBody::new(stream, wrap).boxed())
+}
+
+/// A stream whose events happened over idle time: each is sent when its time comes (counted
+/// from now), so a slow agent's stream really is slow; all at once when none waited, and what is
+/// left at once when the server stops.
+pub(super) fn paced(
+    closing: &watch::Receiver<bool>,
+    events: Vec<(Value, Duration)>,
+    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+) -> Response<Body> {
+    if events.iter().all(|(_, after)| after.is_zero()) {
+        return sse(events.into_iter().map(|(e, _)| wrap(e)));
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut closing = closing.clone();
+    tokio::spawn(async move {
+        let start = tokio::time::Instant::now();
+        for (event, after) in events {
+            if !*closing.borrow() {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(start + after) => {}
+                    _ = closing.wait_for(|&c| c) => {}
+                }
+            }
+            if tx.send(event).is_err() {
+                return;
+            }
+        }
+    });
+    live(rx, wrap)
+}
+
+pub(super) fn event_stream(body: Body) -> Response<Body> {
+    let mut r = Response::new(body);
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    r.headers_mut()
+        .insert("cache-control", HeaderValue::from_static("no-cache"));
+    r
+}
+
+pub(super) fn rest_failure(f: &Failure) -> Response<Body> {
+    let (status, body) = protocol::rest_error(f);
+    json_response(status, &body)
+}
+
+pub(super) fn rpc_failure(id: &Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+/// JSON-RPC's success envelope for answers to the request `id`.
+pub(super) fn envelope(id: Value) -> impl Fn(Value) -> Value + Send + Sync + 'static {
+    move |result| json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
+pub(super) fn stream_task(t: Value, v: A2aVersion) -> Value {
+    match v {
+        A2aVersion::V1_0 => json!({ "task": t }),
+        A2aVersion::V0_3 => t,
+    }
+}
+
+pub(super) fn not_found(message: &str) -> Response<Body> {
+    json_response(
+        404,
+        &json!({"error": {"code": 404, "status": "NOT_FOUND", "message": message}}),
+    )
+}
+
+pub(super) fn method_not_allowed() -> Response<Body> {
+    json_response(
+        405,
+        &json!({"error": {"code": 405, "status": "METHOD_NOT_ALLOWED", "message": "method not allowed on this path"}}),
+    )
+}
