@@ -13,8 +13,7 @@
 //! anything it is not certain to read exactly as serde_norway would: anchors, aliases, tags,
 //! directives, block scalars, multi-line scalars and flow collections, tabs, CRs, BOMs, control
 //! characters and the characters libyaml breaks lines at, complex keys, `key : value`, empty
-//! values in flow collections, trailing commas, `:` inside a plain scalar in a flow collection,
-//! several documents. What a plain scalar resolves to is [`super::de`]'s to decide (or refuse).
+//! values in flow collections, trailing commas, several documents. What a plain scalar resolves to is [`super::de`]'s to decide (or refuse).
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -367,7 +366,10 @@ impl<'t> Scanner<'t> {
         while q < end {
             match b[q] {
                 b':' if is_blank_at(b, q + 1, end) => break,
-                b':' if flow => return Err(GiveUp),
+                // libyaml: an error before `,?[]{}`, part of the scalar before anything else.
+                b':' if flow && matches!(b[q + 1], b',' | b'?' | b'[' | b']' | b'{' | b'}') => {
+                    return Err(GiveUp);
+                }
                 b'#' if b[q - 1] == b' ' => {
                     if flow {
                         return Err(GiveUp);
