@@ -38,12 +38,21 @@ pub fn secrets(text: &str) -> Vec<String> {
         if block.is_some_and(|b| indent <= b) && !line.trim().is_empty() {
             block = None;
         }
-        for (key, whole_string) in [
-            ("token:", false),
-            ("push:", true),
-            ("set_push_config:", true),
-        ] {
-            for (at, _) in line.match_indices(key) {
+        // Each key ends at a colon: looking at the colons of the line (one memchr) finds the same
+        // occurrences as searching the line for each key (a substring searcher built three times
+        // a line: a fifth of a large file's `check`).
+        for (colon, _) in line.match_indices(':') {
+            for (key, whole_string) in [
+                ("token:", false),
+                ("push:", true),
+                ("set_push_config:", true),
+            ] {
+                let Some(at) = colon.checked_sub(key.len() - 1) else {
+                    continue;
+                };
+                if !line[..=colon].ends_with(key) {
+                    continue;
+                }
                 let before = line[..at].chars().next_back();
                 if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
                     continue;
@@ -222,5 +231,90 @@ mod tests {
         }
         let long = format!("`{}`", "y".repeat(200));
         assert!(message(&long, &s).chars().count() < 80);
+    }
+
+    /// The line scan as it was (a substring search for each key): the colon scan finds the same.
+    fn secrets_by_key(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut block: Option<usize> = None;
+        for line in text.lines() {
+            let indent = line.len() - line.trim_start().len();
+            if block.is_some_and(|b| indent <= b) && !line.trim().is_empty() {
+                block = None;
+            }
+            for (key, whole_string) in [
+                ("token:", false),
+                ("push:", true),
+                ("set_push_config:", true),
+            ] {
+                for (at, _) in line.match_indices(key) {
+                    let before = line[..at].chars().next_back();
+                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let rest = line[at + key.len()..].trim();
+                    let rest = strip_anchor(rest);
+                    if rest.is_empty() && whole_string {
+                        // A block mapping: its lines are under the key.
+                        block = Some(indent);
+                        continue;
+                    }
+                    if !whole_string {
+                        let value: String = strip_quotes(rest)
+                            .chars()
+                            .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | '#'))
+                            .collect();
+                        push(&mut out, value.trim());
+                    } else if !rest.starts_with('{') {
+                        // Written as one string (`push: "URL TOKEN"`): every word of it.
+                        for w in strip_quotes(rest).split([' ', ',', '"', '\'', '}']) {
+                            if !w.ends_with(':') {
+                                push(&mut out, w);
+                            }
+                        }
+                    } else if let Some(u) = rest.find("url:") {
+                        let url: String = strip_quotes(rest[u + 4..].trim())
+                            .chars()
+                            .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | ' '))
+                            .collect();
+                        push(&mut out, &url);
+                    }
+                }
+            }
+            if block.is_some()
+                && indent > block.unwrap_or(0)
+                && let Some((_, v)) = line.split_once(": ")
+            {
+                push(
+                    &mut out,
+                    strip_quotes(strip_anchor(v.trim())).trim_end_matches(['"', '\'']),
+                );
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_colon_scan_finds_what_the_key_search_found() {
+        let mut texts = vec![
+            "a: {token: x, token: y, xtoken: z, push_token: w}\n".to_string(),
+            "set_push_config: {url: u, token: t}\npush: {url: \"v\", token: '&q'}\n".to_string(),
+            "push:\n  url: u2\n  token: &a t2\nnext: 1\n:token: :push: token:push:x\n".to_string(),
+            "é token: ü\n  push: \"h://x y\" # c\n".to_string(),
+        ];
+        for dir in ["scenarios", "tests/malformed", "conformance"] {
+            for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                if let Ok(t) = std::fs::read_to_string(e.path()) {
+                    texts.push(t);
+                }
+            }
+        }
+        assert!(texts.len() > 50);
+        for t in &texts {
+            let (mut new, mut old) = (secrets(t), secrets_by_key(t));
+            new.sort();
+            old.sort();
+            assert_eq!(new, old, "{t}");
+        }
     }
 }
