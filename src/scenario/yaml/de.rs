@@ -13,6 +13,7 @@ use serde::de::{
     self, DeserializeOwned, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess,
     Visitor,
 };
+use smallvec::SmallVec;
 
 /// serde_norway stops at 128 levels; give up well before.
 const MAX_DEPTH: usize = 64;
@@ -320,7 +321,7 @@ impl<'de, Src: Source<'de>> Events<'de, Src> {
         let mut access = Entries {
             de: self,
             done: false,
-            keys: Vec::new(),
+            keys: SmallVec::new(),
         };
         let value = visitor.visit_map(&mut access)?;
         if !access.done {
@@ -355,8 +356,9 @@ impl<'de, Src: Source<'de>> SeqAccess<'de> for Items<'_, 'de, Src> {
 struct Entries<'a, 'de, Src> {
     de: &'a mut Events<'de, Src>,
     done: bool,
-    /// The keys read so far: a repeated one is serde_norway's to report (or not).
-    keys: Vec<Cow<'de, str>>,
+    /// The keys read so far: a repeated one is serde_norway's to report (or not). Inline: a
+    /// mapping of a scenario file has a handful (one allocation a mapping was a tenth of the parse).
+    keys: SmallVec<[Cow<'de, str>; 8]>,
 }
 
 impl<'de, Src: Source<'de>> MapAccess<'de> for Entries<'_, 'de, Src> {

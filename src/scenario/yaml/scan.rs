@@ -134,10 +134,7 @@ impl<'t> Scanner<'t> {
                 return self.finish();
             }
             let start = self.pos;
-            let end = b[start..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |i| start + i);
+            let end = find(b, start, b.len(), b'\n', b'\n');
             self.pos = end + 1;
             let mut at = start;
             while at < end && b[at] == b' ' {
@@ -401,7 +398,10 @@ impl<'t> Scanner<'t> {
         let mut seg = p + 1;
         let mut q = p + 1;
         loop {
-            let k = q + b[q..end].iter().position(|&c| c == b'\'').ok_or(GiveUp)?;
+            let k = find(b, q, end, b'\'', b'\'');
+            if k == end {
+                return Err(GiveUp);
+            }
             if k + 1 < end && b[k + 1] == b'\'' {
                 owned
                     .get_or_insert_with(String::new)
@@ -427,10 +427,10 @@ impl<'t> Scanner<'t> {
         let mut seg = p + 1;
         let mut q = p + 1;
         loop {
-            let k = q + b[q..end]
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\')
-                .ok_or(GiveUp)?;
+            let k = find(b, q, end, b'"', b'\\');
+            if k == end {
+                return Err(GiveUp);
+            }
             let piece = s.get(seg..k).ok_or(GiveUp)?;
             if b[k] == b'"' {
                 return Ok(match owned {
@@ -547,6 +547,29 @@ impl<'t> Scanner<'t> {
         }
         Ok((Ev::Scalar(text, plain), after, false))
     }
+}
+
+/// The first index in `from..end` of byte `x` or `y`, or `end`: eight bytes at a time.
+fn find(b: &[u8], from: usize, end: usize, x: u8, y: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let (xs, ys) = (ONES * u64::from(x), ONES * u64::from(y));
+    let mut i = from;
+    while let Some(chunk) = b.get(i..end).and_then(<[u8]>::first_chunk::<8>) {
+        let w = u64::from_le_bytes(*chunk);
+        let (a, c) = (w ^ xs, w ^ ys);
+        // A byte of `a` or `c` is zero where `w` holds `x` or `y`; the lowest flagged byte is
+        // always a true one.
+        let zero = (a.wrapping_sub(ONES) & !a | c.wrapping_sub(ONES) & !c) & HIGHS;
+        if zero != 0 {
+            return i + (zero.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < end && b[i] != x && b[i] != y {
+        i += 1;
+    }
+    i
 }
 
 fn skip_spaces(b: &[u8], mut q: usize, end: usize) -> usize {

@@ -459,3 +459,23 @@ mod grammar {
         );
     }
 }
+
+/// The eight-bytes-at-a-time search finds what a byte loop finds.
+#[test]
+fn find_is_a_byte_search() {
+    let text = b"ab\"cd\\ef\n\n\x80\xffgh\"''ijklmnopqrstuvwxyz\"\n0123456789abcdef\\";
+    for from in 0..text.len() {
+        for end in from..=text.len() {
+            for (x, y) in [(b'"', b'\\'), (b'\n', b'\n'), (b'\'', b'\''), (0xff, b'z')] {
+                let naive = (from..end)
+                    .find(|&i| text[i] == x || text[i] == y)
+                    .unwrap_or(end);
+                assert_eq!(
+                    super::find(text, from, end, x, y),
+                    naive,
+                    "{from} {end} {x}"
+                );
+            }
+        }
+    }
+}
