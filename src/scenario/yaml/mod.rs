@@ -8,12 +8,14 @@
 
 use serde::de::DeserializeOwned;
 
+mod bytes;
 mod de;
 mod errors;
 mod fast;
 mod locate;
 mod scan;
 
+pub use bytes::find;
 use errors::convert_error;
 pub use errors::plain_message;
 pub use locate::{Locator, locate};

@@ -20,6 +20,7 @@ use std::collections::VecDeque;
 
 use serde::de::DeserializeOwned;
 
+use super::bytes::find;
 use super::de::{self, Ev, GiveUp, MAX_KEY, R, Source};
 use super::fast::plain_text;
 
@@ -547,29 +548,6 @@ impl<'t> Scanner<'t> {
         }
         Ok((Ev::Scalar(text, plain), after, false))
     }
-}
-
-/// The first index in `from..end` of byte `x` or `y`, or `end`: eight bytes at a time.
-fn find(b: &[u8], from: usize, end: usize, x: u8, y: u8) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let (xs, ys) = (ONES * u64::from(x), ONES * u64::from(y));
-    let mut i = from;
-    while let Some(chunk) = b.get(i..end).and_then(<[u8]>::first_chunk::<8>) {
-        let w = u64::from_le_bytes(*chunk);
-        let (a, c) = (w ^ xs, w ^ ys);
-        // A byte of `a` or `c` is zero where `w` holds `x` or `y`; the lowest flagged byte is
-        // always a true one.
-        let zero = (a.wrapping_sub(ONES) & !a | c.wrapping_sub(ONES) & !c) & HIGHS;
-        if zero != 0 {
-            return i + (zero.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < end && b[i] != x && b[i] != y {
-        i += 1;
-    }
-    i
 }
 
 fn skip_spaces(b: &[u8], mut q: usize, end: usize) -> usize {

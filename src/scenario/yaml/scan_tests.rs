@@ -471,7 +471,7 @@ fn find_is_a_byte_search() {
                     .find(|&i| text[i] == x || text[i] == y)
                     .unwrap_or(end);
                 assert_eq!(
-                    super::find(text, from, end, x, y),
+                    super::super::find(text, from, end, x, y),
                     naive,
                     "{from} {end} {x}"
                 );
