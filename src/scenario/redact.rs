@@ -333,7 +333,8 @@ mod tests {
             "push:\n  url: u2\n  token: &a t2\nnext: 1\n:token: :push: token:push:x\n".to_string(),
             "é token: ü\n  push: \"h://x y\" # c\n".to_string(),
             "push:\r\n  url: a\r\n  token: b\r\nx: 1\r".to_string(),
-            "set_push_config:\n    token: t\n  # c\n\n    url: u\nz: 1\n  push: &p\n   k: v".to_string(),
+            "set_push_config:\n    token: t\n  # c\n\n    url: u\nz: 1\n  push: &p\n   k: v"
+                .to_string(),
             "token:\ntoken: x\rtoken: y\n\n\n".to_string(),
         ];
         for dir in ["scenarios", "tests/malformed", "conformance"] {

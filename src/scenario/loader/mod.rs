@@ -264,7 +264,10 @@ struct Child<'a>(&'a [Seg], &'static str);
 
 impl Place for Child<'_> {
     fn path(self) -> Vec<Seg> {
-        child(self.0, self.1)
+        let mut p = Vec::with_capacity(self.0.len() + 1);
+        p.extend_from_slice(self.0);
+        p.push(Seg::name(self.1));
+        p
     }
 }
 

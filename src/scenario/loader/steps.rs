@@ -42,7 +42,7 @@ impl Loader<'_> {
         names: &mut Names,
         aliases: &mut Vec<String>,
     ) -> Step {
-        let at = at!["steps", i, step.kind()];
+        let at = vec![Seg::name("steps"), Seg::Index(i), Seg::name(step.kind())];
         match step {
             StepFile::Discover(d) => {
                 let caller = self.caller_ref(Child(&at, "caller"), &d.caller, names);

@@ -6,6 +6,8 @@
 //! (a dangling reference, a duplicate name) are located with [`locate`], which walks the document
 //! again to the offending value.
 
+use std::borrow::Cow;
+
 use serde::de::DeserializeOwned;
 
 mod bytes;
@@ -23,7 +25,8 @@ pub use locate::{Locator, locate};
 /// A step of a path into a YAML document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seg {
-    Key(String),
+    /// A key; a name the loader knows (`steps`, `send`) is borrowed, not copied.
+    Key(Cow<'static, str>),
     /// The second occurrence of a key in the same mapping (a duplicate).
     Duplicate(String),
     /// The value of the n-th entry (0-based) of a mapping, whatever its key.
@@ -36,7 +39,14 @@ pub enum Seg {
 
 impl From<&str> for Seg {
     fn from(key: &str) -> Self {
-        Seg::Key(key.to_string())
+        Seg::Key(Cow::Owned(key.to_string()))
+    }
+}
+
+impl Seg {
+    /// A key that is a constant: no copy (a large file's loader builds a path for every step).
+    pub fn name(key: &'static str) -> Self {
+        Seg::Key(Cow::Borrowed(key))
     }
 }
 
