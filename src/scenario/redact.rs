@@ -150,9 +150,14 @@ fn strip_quotes(s: &str) -> &str {
 
 /// Whether a quoted value holds a secret: whole for short ones, as a part for the rest.
 fn holds_secret(value: &str, secrets: &[String]) -> bool {
-    secrets
-        .iter()
-        .any(|s| value == s || (s.chars().count() >= 3 && value.contains(s.as_str())))
+    secrets.iter().any(|s| {
+        value == s
+            || s.len() <= value.len()
+                // Three characters: at least three bytes, and surely so from twelve.
+                && s.len() >= 3
+                && (s.len() >= 12 || s.chars().count() >= 3)
+                && value.contains(s.as_str())
+    })
 }
 
 /// `message` with its quoted values redacted, URLs stripped of query and fragment, long values cut.

@@ -362,6 +362,17 @@ impl<'t> Scanner<'t> {
         let mut last = p;
         let mut q = p;
         while q < end {
+            // The bytes that cannot end a plain scalar, in a tight loop.
+            let run = q;
+            while q < end && !STOPS[usize::from(b[q])] {
+                q += 1;
+            }
+            if q > run {
+                last = q;
+            }
+            if q == end {
+                break;
+            }
             match b[q] {
                 b':' if is_blank_at(b, q + 1, end) => break,
                 // libyaml: an error before `,?[]{}`, part of the scalar before anything else.
@@ -549,6 +560,18 @@ impl<'t> Scanner<'t> {
         Ok((Ev::Scalar(text, plain), after, false))
     }
 }
+
+/// The bytes at which [`Scanner::plain`] looks twice: every other byte is part of the scalar.
+static STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    let stops = b":# ,[]{}";
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 fn skip_spaces(b: &[u8], mut q: usize, end: usize) -> usize {
     while q < end && b[q] == b' ' {
