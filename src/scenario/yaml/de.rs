@@ -7,6 +7,7 @@
 //! resolve to anything but a string, a decimal integer, `true`, `false` or null.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{
@@ -321,7 +322,7 @@ impl<'de, Src: Source<'de>> Events<'de, Src> {
         let mut access = Entries {
             de: self,
             done: false,
-            keys: SmallVec::new(),
+            keys: Keys::default(),
         };
         let value = visitor.visit_map(&mut access)?;
         if !access.done {
@@ -356,9 +357,34 @@ impl<'de, Src: Source<'de>> SeqAccess<'de> for Items<'_, 'de, Src> {
 struct Entries<'a, 'de, Src> {
     de: &'a mut Events<'de, Src>,
     done: bool,
-    /// The keys read so far: a repeated one is serde_norway's to report (or not). Inline: a
-    /// mapping of a scenario file has a handful (one allocation a mapping was a tenth of the parse).
-    keys: SmallVec<[Cow<'de, str>; 8]>,
+    /// The keys read so far: a repeated one is serde_norway's to report (or not).
+    keys: Keys<'de>,
+}
+
+/// A mapping's keys: inline while few (a mapping of a scenario file has a handful, and one
+/// allocation a mapping was a tenth of the parse), hashed beyond (so a mapping of many keys costs
+/// no quadratic time).
+#[derive(Default)]
+struct Keys<'de> {
+    few: SmallVec<[Cow<'de, str>; 8]>,
+    many: HashSet<Cow<'de, str>>,
+}
+
+impl<'de> Keys<'de> {
+    /// Whether `key` is new (then it is kept).
+    fn insert(&mut self, key: Cow<'de, str>) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&key) {
+                return false;
+            }
+            if self.few.len() < 16 {
+                self.few.push(key);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(key)
+    }
 }
 
 impl<'de, Src: Source<'de>> MapAccess<'de> for Entries<'_, 'de, Src> {
@@ -375,10 +401,9 @@ impl<'de, Src: Source<'de>> MapAccess<'de> for Entries<'_, 'de, Src> {
                 return Ok(None);
             }
             Ev::Scalar(k, _) => {
-                if k.len() > MAX_KEY || self.keys.iter().any(|seen| seen == k) {
+                if k.len() > MAX_KEY || !self.keys.insert(k.clone()) {
                     return Err(GiveUp);
                 }
-                self.keys.push(k.clone());
             }
             _ => return Err(GiveUp),
         }

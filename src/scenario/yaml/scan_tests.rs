@@ -479,3 +479,18 @@ fn find_is_a_byte_search() {
         }
     }
 }
+
+/// A mapping of many keys is read in linear time, and a repeated key among them is still given
+/// up on (serde_norway's to report).
+#[test]
+fn many_keys_are_checked_for_duplicates_without_quadratic_time() {
+    let keys: Vec<String> = (0..50_000).map(|i| format!("k{i}: {i}")).collect();
+    let doc = format!("a: {{{}}}\n", keys.join(", "));
+    let start = std::time::Instant::now();
+    assert!(agrees(&doc).is_some());
+    let dup = format!("a: {{{}, k49999: 1}}\n", keys.join(", "));
+    assert!(scanned::<V>(&dup).is_none());
+    let dup_early = format!("a: {{k3: 0, {}}}\n", keys[..20].join(", "));
+    assert!(scanned::<V>(&dup_early).is_none());
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+}
