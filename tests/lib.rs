@@ -20,3 +20,4 @@ mod reports;
 mod serve;
 mod tokens;
 mod views;
+mod yaml_scan;

@@ -67,7 +67,7 @@ impl Merged {
                 match table.get(*i) {
                     Some(&(src, j)) => (
                         src,
-                        [vec![Seg::from(k.as_str()), Seg::Index(j)], rest(2)].concat(),
+                        [vec![Seg::Key(k.clone()), Seg::Index(j)], rest(2)].concat(),
                     ),
                     None => (0, path.to_vec()),
                 }

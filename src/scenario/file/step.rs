@@ -53,20 +53,21 @@ impl<'de> Deserialize<'de> for StepFile {
                 }
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StepFile, A::Error> {
-                let key: String = map
+                let key: KindKey = map
                     .next_key()?
                     .ok_or_else(|| de::Error::custom("a step needs exactly one key: its kind"))?;
-                let step = match key.as_str() {
-                    "discover" => StepFile::Discover(map.next_value()?),
-                    "send" => StepFile::Send(map.next_value()?),
-                    "stream" => StepFile::Stream(map.next_value()?),
-                    "reply" => StepFile::Reply(map.next_value()?),
-                    "set_push_config" => StepFile::SetPushConfig(map.next_value()?),
-                    "cancel" => StepFile::Cancel(map.next_value()?),
-                    "get" => StepFile::Get(map.next_value()?),
-                    "wait" => StepFile::Wait(map.next_value()?),
-                    "matrix" => StepFile::Matrix(map.next_value()?),
-                    _ => return Err(de::Error::unknown_variant(&key, &STEP_KINDS)),
+                let step = match key.0 {
+                    Ok("discover") => StepFile::Discover(map.next_value()?),
+                    Ok("send") => StepFile::Send(map.next_value()?),
+                    Ok("stream") => StepFile::Stream(map.next_value()?),
+                    Ok("reply") => StepFile::Reply(map.next_value()?),
+                    Ok("set_push_config") => StepFile::SetPushConfig(map.next_value()?),
+                    Ok("cancel") => StepFile::Cancel(map.next_value()?),
+                    Ok("get") => StepFile::Get(map.next_value()?),
+                    Ok("wait") => StepFile::Wait(map.next_value()?),
+                    Ok("matrix") => StepFile::Matrix(map.next_value()?),
+                    Ok(key) => return Err(de::Error::unknown_variant(key, &STEP_KINDS)),
+                    Err(key) => return Err(de::Error::unknown_variant(&key, &STEP_KINDS)),
                 };
                 if map.next_key::<String>()?.is_some() {
                     return Err(de::Error::custom(
@@ -77,6 +78,38 @@ impl<'de> Deserialize<'de> for StepFile {
             }
         }
         de.deserialize_any(V)
+    }
+}
+
+/// A step's key, read as a `String` is (same calls, same messages) but not copied when it names
+/// a kind: the kind, or the text of another key.
+struct KindKey(Result<&'static str, String>);
+
+impl<'de> Deserialize<'de> for KindKey {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = KindKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<KindKey, E> {
+                Ok(KindKey(
+                    STEP_KINDS
+                        .iter()
+                        .find(|k| **k == s)
+                        .copied()
+                        .ok_or_else(|| s.to_string()),
+                ))
+            }
+            fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<KindKey, E> {
+                match std::str::from_utf8(v) {
+                    Ok(s) => self.visit_str(s),
+                    Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(v), &self)),
+                }
+            }
+        }
+        de.deserialize_string(V)
     }
 }
 

@@ -246,6 +246,31 @@ fn child(at: &[Seg], key: &str) -> Vec<Seg> {
     p
 }
 
+/// Where a reference sits, made into a path only when a problem is reported there: a large file
+/// resolves hundreds of thousands of references and builds a path for a handful.
+trait Place {
+    fn path(self) -> Vec<Seg>;
+}
+
+impl Place for Vec<Seg> {
+    fn path(self) -> Vec<Seg> {
+        self
+    }
+}
+
+/// [`child`], lazily.
+#[derive(Clone, Copy)]
+struct Child<'a>(&'a [Seg], &'static str);
+
+impl Place for Child<'_> {
+    fn path(self) -> Vec<Seg> {
+        let mut p = Vec::with_capacity(self.0.len() + 1);
+        p.extend_from_slice(self.0);
+        p.push(Seg::name(self.1));
+        p
+    }
+}
+
 macro_rules! at {
     ($($seg:expr),* $(,)?) => { vec![$($crate::scenario::yaml::Seg::from($seg)),*] };
 }
@@ -263,7 +288,7 @@ mod tokens;
 impl Loader<'_> {
     fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
         match to {
-            TargetFile::Agent(name) => Target::Agent(self.agent_ref(child(at, "to"), &name, names)),
+            TargetFile::Agent(name) => Target::Agent(self.agent_ref(Child(at, "to"), &name, names)),
             TargetFile::Discover(tags) => {
                 if tags.is_empty() {
                     self.problem(
@@ -521,7 +546,7 @@ impl Loader<'_> {
 
     fn resolve(
         &mut self,
-        at: Vec<Seg>,
+        at: impl Place,
         name: &str,
         table: &HashMap<String, usize>,
         unknown: impl FnOnce() -> String,
@@ -530,36 +555,36 @@ impl Loader<'_> {
             return ix;
         }
         let msg = with_hint(unknown(), name, table.keys().map(String::as_str));
-        self.problem(at, msg);
+        self.problem(at.path(), msg);
         0
     }
 
-    fn agent_ref(&mut self, at: Vec<Seg>, name: &str, names: &Names) -> AgentIx {
+    fn agent_ref(&mut self, at: impl Place, name: &str, names: &Names) -> AgentIx {
         self.resolve(at, name, &names.agents, || {
             format!("unknown agent `{name}`; agents are declared under `agents`")
         })
     }
 
-    fn caller_ref(&mut self, at: Vec<Seg>, id: &str, names: &Names) -> CallerIx {
+    fn caller_ref(&mut self, at: impl Place, id: &str, names: &Names) -> CallerIx {
         self.resolve(at, id, &names.callers, || {
             format!("unknown caller `{id}`; callers are declared under `callers`")
         })
     }
 
-    fn alias_ref(&mut self, at: Vec<Seg>, alias: &str, names: &Names) -> AliasIx {
+    fn alias_ref(&mut self, at: impl Place, alias: &str, names: &Names) -> AliasIx {
         self.resolve(at, alias, &names.aliases, || {
             format!("unknown alias `{alias}`: no earlier step has `as: {alias}`")
         })
     }
 
-    fn non_empty_text(&mut self, at: Vec<Seg>, text: &str) {
+    fn non_empty_text(&mut self, at: impl Place, text: &str) {
         if text.is_empty() {
-            self.problem(at, "`text` must not be empty");
+            self.problem(at.path(), "`text` must not be empty");
         }
     }
 
     fn message(&mut self, at: &[Seg], text: String, data: Option<DataMap>) -> MessageSpec {
-        self.non_empty_text(child(at, "text"), &text);
+        self.non_empty_text(Child(at, "text"), &text);
         MessageSpec {
             text: Text::plain(text),
             data: data.filter(|d| !d.is_empty()),

@@ -5,7 +5,7 @@ use crate::engine::scenario::*;
 use crate::scenario::file::*;
 use crate::scenario::yaml::Seg;
 
-use super::{Loader, Names, child, path};
+use super::{Child, Loader, Names, child, path};
 
 impl Loader<'_> {
     fn task_ref(
@@ -16,7 +16,7 @@ impl Loader<'_> {
         names: &Names,
     ) -> TaskRef {
         match (task, task_id) {
-            (Some(alias), None) => TaskRef::Alias(self.alias_ref(child(at, "task"), &alias, names)),
+            (Some(alias), None) => TaskRef::Alias(self.alias_ref(Child(at, "task"), &alias, names)),
             (None, Some(id)) => TaskRef::Id(id),
             (Some(_), Some(_)) => {
                 self.problem(
@@ -42,10 +42,10 @@ impl Loader<'_> {
         names: &mut Names,
         aliases: &mut Vec<String>,
     ) -> Step {
-        let at = at!["steps", i, step.kind()];
+        let at = vec![Seg::name("steps"), Seg::Index(i), Seg::name(step.kind())];
         match step {
             StepFile::Discover(d) => {
-                let caller = self.caller_ref(child(&at, "caller"), &d.caller, names);
+                let caller = self.caller_ref(Child(&at, "caller"), &d.caller, names);
                 let limit = match d.limit {
                     None => None,
                     Some(l) if l >= 0 => Some(usize::try_from(l).unwrap_or(usize::MAX)),
@@ -69,27 +69,27 @@ impl Loader<'_> {
             StepFile::Send(s) => Step::Send(self.send(&at, s, false, names, aliases)),
             StepFile::Stream(s) => Step::Send(self.send(&at, s, true, names, aliases)),
             StepFile::Reply(r) => Step::Reply {
-                caller: self.caller_ref(child(&at, "caller"), &r.caller, names),
+                caller: self.caller_ref(Child(&at, "caller"), &r.caller, names),
                 task: self.task_ref(&at, r.task, r.task_id, names),
                 message: self.message(&at, r.text, r.data),
             },
             StepFile::SetPushConfig(p) => Step::SetPushConfig {
-                caller: self.caller_ref(child(&at, "caller"), &p.caller, names),
+                caller: self.caller_ref(Child(&at, "caller"), &p.caller, names),
                 task: self.task_ref(&at, p.task, p.task_id, names),
                 agent: p
                     .agent
-                    .map(|a| self.agent_ref(child(&at, "agent"), &a, names)),
+                    .map(|a| self.agent_ref(Child(&at, "agent"), &a, names)),
                 push: PushSpec {
                     url: p.url,
                     token: Secret::new(p.token.unwrap_or_default()),
                 },
             },
             StepFile::Cancel(t) => Step::Cancel {
-                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
+                caller: self.caller_ref(Child(&at, "caller"), &t.caller, names),
                 task: self.task_ref(&at, t.task, t.task_id, names),
             },
             StepFile::Get(t) => Step::Get {
-                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
+                caller: self.caller_ref(Child(&at, "caller"), &t.caller, names),
                 task: self.task_ref(&at, t.task, t.task_id, names),
             },
             StepFile::Wait(WaitStepFile::Ticks(n)) => Step::Wait(WaitSpec::Ticks(
@@ -162,7 +162,7 @@ impl Loader<'_> {
         names: &mut Names,
         aliases: &mut Vec<String>,
     ) -> Send {
-        let caller = self.caller_ref(child(at, "caller"), &s.caller, names);
+        let caller = self.caller_ref(Child(at, "caller"), &s.caller, names);
         let to = self.target(at, s.to, names);
         let context = match (s.context, s.context_of) {
             (None, None) => ContextSpec::Fresh,
@@ -173,7 +173,7 @@ impl Loader<'_> {
                 ContextSpec::Literal(c)
             }
             (None, Some(alias)) => {
-                ContextSpec::Of(self.alias_ref(child(at, "context_of"), &alias, names))
+                ContextSpec::Of(self.alias_ref(Child(at, "context_of"), &alias, names))
             }
             (Some(_), Some(_)) => {
                 self.problem(
@@ -197,12 +197,11 @@ impl Loader<'_> {
         });
         // The alias is defined after the step's own references are resolved: a step cannot name itself.
         let alias = s.alias.map(|name| {
-            let here = child(at, "as");
             if name.is_empty() {
-                self.problem(here, "an alias (`as`) must not be empty");
+                self.problem(child(at, "as"), "an alias (`as`) must not be empty");
             } else if names.aliases.contains_key(&name) {
                 self.problem(
-                    here,
+                    child(at, "as"),
                     format!("duplicate alias `{name}`: aliases are unique"),
                 );
             }

@@ -23,7 +23,7 @@ pub(super) fn parse_path(path: &str) -> Vec<Seg> {
     for part in path.split('.') {
         let (key, indices) = part.split_once('[').map_or((part, ""), |(k, i)| (k, i));
         if !key.is_empty() {
-            segs.push(Seg::Key(key.to_string()));
+            segs.push(Seg::from(key));
         }
         for idx in indices.split('[') {
             if let Ok(n) = idx.trim_end_matches(']').parse() {
@@ -232,7 +232,7 @@ fn name_path(text: &str, message: &str) -> String {
                 i += 2;
             }
             (Seg::Key(k), _) => {
-                words.push(k.clone());
+                words.push(k.to_string());
                 i += 1;
             }
             (Seg::Index(n), _) => {

@@ -38,7 +38,7 @@ impl<'t> Locator<'t> {
                 Some(ix) => ix,
                 None => {
                     self.sections
-                        .push((key.clone(), top_level_block(self.text, key)));
+                        .push((key.to_string(), top_level_block(self.text, key)));
                     self.sections.len() - 1
                 }
             };
@@ -213,7 +213,7 @@ impl<'de> Visitor<'de> for Probe<'_> {
             return Ok(());
         }
         let (target, mut skip) = match first {
-            Seg::Key(k) => (k.as_str(), 0),
+            Seg::Key(k) => (k.as_ref(), 0),
             Seg::Duplicate(k) => (k.as_str(), 1),
             Seg::KeyName(k) => {
                 while map.next_key_seed(KeyProbe(k))?.is_some() {

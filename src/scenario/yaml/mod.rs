@@ -6,12 +6,18 @@
 //! (a dangling reference, a duplicate name) are located with [`locate`], which walks the document
 //! again to the offending value.
 
+use std::borrow::Cow;
+
 use serde::de::DeserializeOwned;
 
+mod bytes;
+mod de;
 mod errors;
 mod fast;
 mod locate;
+mod scan;
 
+pub use bytes::find;
 use errors::convert_error;
 pub use errors::plain_message;
 pub use locate::{Locator, locate};
@@ -19,7 +25,8 @@ pub use locate::{Locator, locate};
 /// A step of a path into a YAML document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seg {
-    Key(String),
+    /// A key; a name the loader knows (`steps`, `send`) is borrowed, not copied.
+    Key(Cow<'static, str>),
     /// The second occurrence of a key in the same mapping (a duplicate).
     Duplicate(String),
     /// The value of the n-th entry (0-based) of a mapping, whatever its key.
@@ -32,7 +39,14 @@ pub enum Seg {
 
 impl From<&str> for Seg {
     fn from(key: &str) -> Self {
-        Seg::Key(key.to_string())
+        Seg::Key(Cow::Owned(key.to_string()))
+    }
+}
+
+impl Seg {
+    /// A key that is a constant: no copy (a large file's loader builds a path for every step).
+    pub fn name(key: &'static str) -> Self {
+        Seg::Key(Cow::Borrowed(key))
     }
 }
 
@@ -52,10 +66,14 @@ pub struct YamlError {
 
 /// Parses `text` into `T`, reporting the first problem with its position.
 ///
-/// A streaming reader ([`fast`]) reads the common file; whatever it does not read exactly as
-/// serde_norway would (every error among it) is read again by serde_norway, whose messages and
-/// positions are the ones reported.
+/// A byte scanner of the subset of YAML scenario files use ([`scan`]) reads the common file; a
+/// streaming reader over `saphyr-parser` ([`fast`]) reads most of the rest; whatever neither reads
+/// exactly as serde_norway would (every error among it) is read again by serde_norway, whose
+/// messages and positions are the ones reported.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    if let Some(value) = scan::parse(text) {
+        return Ok(value);
+    }
     if let Some(value) = fast::parse(text) {
         return Ok(value);
     }
@@ -67,9 +85,20 @@ pub fn slow_parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     serde_norway::from_str(text).map_err(|e| convert_error(text, &e))
 }
 
-/// Whether the streaming reader reads `text` as `T` by itself (for tests).
+/// Whether one of the fast paths reads `text` as `T` by itself (for tests).
 pub fn reads_fast<T: DeserializeOwned>(text: &str) -> bool {
-    fast::parse::<T>(text).is_some()
+    scan::parse::<T>(text).is_some() || fast::parse::<T>(text).is_some()
+}
+
+/// What the byte scanner alone reads `text` as, `None` when it gives up (for tests: it must
+/// agree with [`slow_parse`] whenever it does not give up).
+pub fn scanned<T: DeserializeOwned>(text: &str) -> Option<T> {
+    scan::parse(text)
+}
+
+/// What the `saphyr-parser` path alone reads `text` as, `None` when it gives up (for tests).
+pub fn streamed<T: DeserializeOwned>(text: &str) -> Option<T> {
+    fast::parse(text)
 }
 
 /// Parses a YAML fragment that is not a scenario (for tests and tools).
