@@ -19,6 +19,14 @@ impl A2aVersion {
         }
     }
 
+    /// The version as `A2A-Version` and the cards name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            A2aVersion::V1_0 => "1.0",
+            A2aVersion::V0_3 => "0.3",
+        }
+    }
+
     pub fn state(self, state: TaskState) -> &'static str {
         match self {
             A2aVersion::V0_3 => state.as_str(),

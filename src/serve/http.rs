@@ -23,6 +23,7 @@ use super::Options;
 use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
 use super::protocol::{self, Op};
 use super::responses::*;
+use super::sse::Streams;
 use super::{jsonrpc, webhooks};
 use crate::engine::scenario::Scenario;
 use crate::protocol::version::A2aVersion;
@@ -45,7 +46,8 @@ pub(super) struct State {
     start: Instant,
     stop: Notify,
     /// Turns true when the server stops: paced streams then send what is left at once.
-    pub(super) closing: watch::Receiver<bool>,
+    /// The live streams: stopping, and how many are open.
+    pub(super) streams: Streams,
 }
 
 fn card_body(scenario: &Scenario, ix: usize, base: &str, v: A2aVersion) -> Result<Bytes, String> {
@@ -143,7 +145,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         last: AtomicU64::new(0),
         start: Instant::now(),
         stop: Notify::new(),
-        closing: closing_rx.clone(),
+        streams: Streams::new(closing_rx.clone()),
     });
     // Handlers in place before anyone is told the server is ready.
     let signals = shutdown_signal();
@@ -154,13 +156,24 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
     let mut connections = tokio::task::JoinSet::new();
     tokio::pin!(signals);
     let idle = options.idle_exit;
+    // When a stream was last seen open: the server idles from a stream's end, not its request's.
+    let streaming = std::cell::Cell::new(Duration::ZERO);
     loop {
         let idle_check = async {
             match idle {
                 Some(limit) => loop {
                     tokio::time::sleep(Duration::from_millis(200)).await;
+                    if state.streams.open() > 0 {
+                        streaming.set(state.start.elapsed());
+                        continue;
+                    }
                     let last = Duration::from_millis(state.last.load(Ordering::Relaxed));
-                    if state.start.elapsed().saturating_sub(last) >= limit {
+                    if state
+                        .start
+                        .elapsed()
+                        .saturating_sub(last.max(streaming.get()))
+                        >= limit
+                    {
                         return;
                     }
                 },
@@ -169,7 +182,11 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         };
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else { continue };
+                let Ok((stream, _)) = accepted else {
+                    // Out of descriptors, say: let connections close before trying again.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
                 let _ = stream.set_nodelay(true);
                 let state = state.clone();
                 let mut closing = closing_rx.clone();
@@ -346,14 +363,10 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         Binding::JsonRpc
     };
     let caller = caller_of(state, &req);
-    let a2a_version =
-        req.headers()
-            .get("a2a-version")
-            .map(|h| match h.to_str().unwrap_or("").trim() {
-                "1.0" | "1" | "1.0.0" => Some(A2aVersion::V1_0),
-                "0.3" | "0.3.0" => Some(A2aVersion::V0_3),
-                _ => None,
-            });
+    let a2a_version = req
+        .headers()
+        .get("a2a-version")
+        .map(|h| A2aVersion::parse(h.to_str().unwrap_or("").trim()));
     let query = req.uri().query().map(str::to_string);
     let body = match read_body(state, req).await {
         Ok(b) => b,
@@ -378,23 +391,24 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     }
                 }
             };
+            // The query first: the ids of the path are the ones that count.
+            if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
+                for pair in q.split('&').filter(|p| !p.is_empty()) {
+                    let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                    o.insert(url_decode(k, true), json!(url_decode(v, true)));
+                }
+            }
             if let (Some(id), Some(o)) = (task, params.as_object_mut()) {
                 // Push configs name their task `taskId` (the config is `id`); others `id`.
                 let push = matches!(
                     op,
                     Op::SetPush | Op::GetPush | Op::ListPush | Op::DeletePush
                 );
-                o.insert(if push { "taskId" } else { "id" }.into(), json!(id));
+                let key = if push { "taskId" } else { "id" };
+                o.insert(key.into(), json!(url_decode(&id, false)));
             }
             if let (Some(c), Some(o)) = (config, params.as_object_mut()) {
-                o.insert("id".into(), json!(c));
-            }
-            if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
-                for pair in q.split('&').filter(|p| !p.is_empty()) {
-                    let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                    let v = url_decode(v);
-                    o.insert(url_decode(k), json!(v));
-                }
+                o.insert("id".into(), json!(url_decode(&c, false)));
             }
             // `A2A-Version`, when sent, picks the shapes (the binding's own is 1.0).
             let version = match a2a_version {
@@ -415,15 +429,20 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
             match ask(state, req).await {
                 // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
                 Answer::Task(t) if stream => sse([stream_task(t, version)]),
-                Answer::Task(t) if op == Op::Send && version == A2aVersion::V1_0 => {
-                    json_response(200, &json!({ "task": t }))
+                Answer::Task(t) => {
+                    let t = protocol::trim_history(t, protocol::answer_history(op, &params));
+                    match op {
+                        Op::Send if version == A2aVersion::V1_0 => {
+                            json_response(200, &json!({ "task": t }))
+                        }
+                        _ => json_response(200, &t),
+                    }
                 }
-                Answer::Task(t) => json_response(200, &protocol::trim_history(t, &params)),
-                Answer::Events(events) if stream => paced(&state.closing, events, |e| e),
+                Answer::Events(events) if stream => paced(&state.streams, events, |e| e),
                 Answer::Events(mut events) => {
                     json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
                 }
-                Answer::Live(events) => live(events, |e| e),
+                Answer::Live(events) => live(&state.streams, events, |e| e),
                 Answer::Value(v) => json_response(200, &v),
                 Answer::Error(f) if stream => sse([protocol::rest_error(&f).1]),
                 Answer::Error(f) => rest_failure(&f),
@@ -431,19 +450,20 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         }
         None => {
             debug_assert!(binding == Binding::JsonRpc);
-            jsonrpc::json_rpc(state, &body, caller, agent).await
+            jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await
         }
     }
 }
 
-fn url_decode(s: &str) -> String {
+/// Percent-decoding; `plus`: a `+` is a space (a query's form encoding, not a path's).
+fn url_decode(s: &str, plus: bool) -> String {
     let hex = |b: u8| (b as char).to_digit(16);
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'+' => out.push(b' '),
+            b'+' if plus => out.push(b' '),
             b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
                 (Some(h), Some(l)) => {
                     out.push((h * 16 + l) as u8);

@@ -15,6 +15,7 @@ pub(super) async fn json_rpc(
     body: &[u8],
     caller: Result<usize, Failure>,
     agent: usize,
+    header: Option<Option<A2aVersion>>,
 ) -> Response<Body> {
     let doc: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
@@ -25,6 +26,16 @@ pub(super) async fn json_rpc(
             );
         }
     };
+    if doc.is_array() {
+        return json_response(
+            200,
+            &rpc_failure(
+                &Value::Null,
+                -32600,
+                "Invalid Request: batch requests are not supported; send one request at a time",
+            ),
+        );
+    }
     let id = match doc.get("id") {
         Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => id.clone(),
         None => Value::Null,
@@ -68,6 +79,26 @@ pub(super) async fn json_rpc(
             json_response(200, &e)
         }
     };
+    // `A2A-Version`, when sent, must be one this server speaks and the method's own.
+    match header {
+        Some(None) => {
+            return fail(&Failure::new(
+                FailureKind::VersionNotSupported,
+                "A2A-Version: this server speaks 1.0 and 0.3",
+            ));
+        }
+        Some(Some(h)) if h != v => {
+            return fail(&Failure::new(
+                FailureKind::VersionNotSupported,
+                format!(
+                    "`{name}` is an A2A {} method; the A2A-Version header says {}",
+                    v.name(),
+                    h.name()
+                ),
+            ));
+        }
+        _ => {}
+    }
     let caller = match caller {
         Ok(c) => c,
         Err(f) => return fail(&f),
@@ -80,15 +111,18 @@ pub(super) async fn json_rpc(
     let ok = envelope(id.clone());
     match ask(state, req).await {
         Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
-        Answer::Task(t) if op == Op::Send && v == A2aVersion::V1_0 => {
-            json_response(200, &ok(json!({ "task": t })))
+        Answer::Task(t) => {
+            let t = protocol::trim_history(t, protocol::answer_history(op, &params));
+            match op {
+                Op::Send if v == A2aVersion::V1_0 => json_response(200, &ok(json!({ "task": t }))),
+                _ => json_response(200, &ok(t)),
+            }
         }
-        Answer::Task(t) => json_response(200, &ok(protocol::trim_history(t, &params))),
-        Answer::Events(events) if stream => paced(&state.closing, events, envelope(id)),
+        Answer::Events(events) if stream => paced(&state.streams, events, envelope(id)),
         Answer::Events(mut events) => {
             json_response(200, &ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
         }
-        Answer::Live(events) => live(events, envelope(id)),
+        Answer::Live(events) => live(&state.streams, events, envelope(id)),
         Answer::Value(v) => json_response(200, &ok(v)),
         Answer::Error(f) => fail(&f),
     }

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::engine::record::{CallId, ErrorCode, ErrorRecord, Event, EventKind, StepResult};
-use crate::engine::scenario::{Scenario, Step};
-use crate::engine::task::{Owner, TaskIx};
+use crate::engine::scenario::{Scenario, Step, TaskRef};
+use crate::engine::task::{Owner, TaskIx, parse_task_id};
 use crate::engine::world::World;
 use crate::protocol::export;
 
@@ -24,6 +24,8 @@ pub enum Req {
     /// with its events (a reply sent on a stream too); `push_id`: the id a push config was given.
     Step {
         step: Box<Step>,
+        /// The agent the request was sent to (its URL's).
+        agent: usize,
         version: A2aVersion,
         stream: bool,
         push_id: String,
@@ -47,6 +49,10 @@ pub struct ListQuery {
     pub agent: usize,
     pub context_id: Option<String>,
     pub status: Option<crate::engine::lifecycle::TaskState>,
+    /// Only tasks whose status changed after this instant (milliseconds since the epoch).
+    pub status_after: Option<i64>,
+    pub history_length: Option<usize>,
+    pub include_artifacts: bool,
     pub page_size: usize,
     pub offset: usize,
 }
@@ -203,6 +209,26 @@ fn failure_of(errors: &[ErrorRecord]) -> Failure {
     Failure::new(kind, format!("{}: {}", e.code.as_str(), e.detail))
 }
 
+/// A request on a task that another agent holds (get, cancel, reply: the step names no agent,
+/// the URL does): the refusal, as for a task that does not exist.
+fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
+    let (Step::Get { task, .. } | Step::Cancel { task, .. } | Step::Reply { task, .. }) = step
+    else {
+        return None;
+    };
+    let TaskRef::Id(id) = task else { return None };
+    let ix = parse_task_id(id).filter(|&ix| ix < world.tasks.len())?;
+    (world.tasks[ix].agent != agent).then(|| {
+        Failure::new(
+            FailureKind::TaskNotFound,
+            format!(
+                "task_not_found: task `{id}` not found on `{}`",
+                world.scenario.agents[agent].name()
+            ),
+        )
+    })
+}
+
 /// One driver step: its task (or, on a stream, its events), or the refusal.
 fn answer_step(
     world: &mut World<'static>,
@@ -330,13 +356,28 @@ fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
                     .as_deref()
                     .is_none_or(|c| t.context.to_string() == c)
                 && q.status.is_none_or(|s| t.state == s)
+                && q.status_after.is_none_or(|after| {
+                    t.history
+                        .last()
+                        .is_some_and(|h| world.scenario.clock.millis(h.tick) > after)
+                })
         })
         .collect();
     let page: Vec<Value> = matching
         .iter()
         .skip(q.offset)
         .take(q.page_size)
-        .map(|&ix| export::task_value(world, v, ix))
+        .map(|&ix| {
+            let mut task =
+                super::protocol::trim_history(export::task_value(world, v, ix), q.history_length);
+            // ListTasks leaves artifacts out unless asked for them.
+            if !q.include_artifacts
+                && let Some(o) = task.as_object_mut()
+            {
+                o.remove("artifacts");
+            }
+            task
+        })
         .collect();
     let end = q.offset.saturating_add(q.page_size);
     let next = if end < matching.len() {
@@ -405,10 +446,15 @@ pub fn run(
         let answer = match job.req {
             Req::Step {
                 step,
+                agent,
                 version,
                 stream,
                 push_id,
-            } => {
+            } => 'step: {
+                // Each agent is a server of its own: a task of another is not found here.
+                if let Some(f) = elsewhere(&world, &step, agent) {
+                    break 'step Answer::Error(f);
+                }
                 let step: &'static Step = Box::leak(step);
                 let held = world.push_urls.len();
                 let mut answer = answer_step(&mut world, step, version, stream, tick);

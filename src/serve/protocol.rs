@@ -164,6 +164,7 @@ pub fn request(
             if !config.is_null() && !config.is_object() {
                 return Err(invalid("`configuration` must be an object"));
             }
+            history_length(config)?;
             let return_immediately = bool_field(config, "returnImmediately")?.unwrap_or(false)
                 || bool_field(config, "blocking")? == Some(false);
             let (push, push_id) = match config
@@ -202,9 +203,12 @@ pub fn request(
             (step, push_id)
         }
         Op::Get => (
-            Step::Get {
-                caller,
-                task: TaskRef::Id(task_param(params, "id")?),
+            {
+                history_length(params)?;
+                Step::Get {
+                    caller,
+                    task: TaskRef::Id(task_param(params, "id")?),
+                }
             },
             String::new(),
         ),
@@ -252,6 +256,7 @@ pub fn request(
     };
     Ok(Req::Step {
         step: Box::new(step),
+        agent,
         version: v,
         stream: op == Op::Stream,
         push_id,
@@ -316,25 +321,59 @@ fn list_query(params: &Value, caller: CallerIx, agent: AgentIx) -> Result<ListQu
                 .ok_or_else(|| invalid(format!("`status` `{s}` is not a task state")))?,
         ),
     };
+    let include_artifacts = match params.get("includeArtifacts") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) if s == "true" || s == "false" => s == "true",
+        Some(_) => return Err(invalid("`includeArtifacts` must be a boolean")),
+    };
+    let status_after = match str_field(params, "statusTimestampAfter")? {
+        None | Some("") => None,
+        Some(t) => Some(crate::protocol::timestamp::parse_rfc3339(t).ok_or_else(|| {
+            invalid(format!(
+                "`statusTimestampAfter` `{t}` is not an RFC 3339 timestamp"
+            ))
+        })?),
+    };
     Ok(ListQuery {
         caller,
         agent,
         context_id: str_field(params, "contextId")?.map(str::to_string),
         status,
+        status_after,
+        history_length: history_length(params)?,
+        include_artifacts,
         page_size,
         offset,
     })
 }
 
-/// GetTask's `historyLength`: only the newest N messages of the history (any other answer
-/// unchanged).
-pub fn trim_history(mut task: Value, params: &Value) -> Value {
-    let n = params.get("historyLength").and_then(|v| {
-        v.as_u64()
+/// A `historyLength` (of GetTask, ListTasks, or a send's configuration): absent, or a whole
+/// number (a string of one on the REST binding's query).
+fn history_length(o: &Value) -> Result<Option<usize>, Failure> {
+    match o.get("historyLength") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
             .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-    });
+            .map(|n| Some(usize::try_from(n).unwrap_or(usize::MAX)))
+            .ok_or_else(|| invalid("`historyLength` must be a whole number, 0 or more")),
+    }
+}
+
+/// The `historyLength` an answer honours: GetTask's own, a send's in its configuration.
+pub fn answer_history(op: Op, params: &Value) -> Option<usize> {
+    let holder = match op {
+        Op::Send | Op::Stream => params.get("configuration")?,
+        _ => params,
+    };
+    history_length(holder).ok().flatten()
+}
+
+/// Only the newest `n` messages of a task's history (all of them for `None`).
+pub fn trim_history(mut task: Value, n: Option<usize>) -> Value {
     if let (Some(n), Some(Value::Array(h))) = (n, task.get_mut("history")) {
-        let n = n.min(h.len() as u64) as usize;
+        let n = n.min(h.len());
         h.drain(..h.len() - n);
     }
     task

@@ -9,11 +9,10 @@ use http_body_util::{BodyExt, Full};
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::{Response, StatusCode};
 use serde_json::{Value, json};
-use tokio::sync::watch;
 
 use super::owner::{self, Failure};
 use super::protocol;
-use super::sse::{self, LiveBody};
+use super::sse::{self, LiveBody, Streams};
 use crate::protocol::version::A2aVersion;
 
 pub(super) type Body = BoxBody<Bytes, Infallible>;
@@ -43,17 +42,18 @@ pub(super) fn sse(events: impl IntoIterator<Item = Value>) -> Response<Body> {
 /// A live stream: each event as the world records it, each wrapped by `wrap` (JSON-RPC's
 /// envelope, or nothing), until the world ends it.
 pub(super) fn live(
+    streams: &Streams,
     stream: owner::LiveStream,
     wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
 ) -> Response<Body> {
-    event_stream(LiveBody::new(stream, wrap).boxed())
+    event_stream(LiveBody::new(streams, stream, wrap).boxed())
 }
 
 /// A stream whose events happened over idle time: each is sent when its time comes (counted
 /// from now), so a slow agent's stream really is slow; all at once when none waited, and what is
 /// left at once when the server stops.
 pub(super) fn paced(
-    closing: &watch::Receiver<bool>,
+    streams: &Streams,
     events: Vec<(Value, Duration)>,
     wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
 ) -> Response<Body> {
@@ -61,7 +61,7 @@ pub(super) fn paced(
         return sse(events.into_iter().map(|(e, _)| wrap(e)));
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut closing = closing.clone();
+    let mut closing = streams.closing.clone();
     tokio::spawn(async move {
         let start = tokio::time::Instant::now();
         for (event, after) in events {
@@ -76,7 +76,7 @@ pub(super) fn paced(
             }
         }
     });
-    live(rx, wrap)
+    live(streams, rx, wrap)
 }
 
 pub(super) fn event_stream(body: Body) -> Response<Body> {

@@ -3,11 +3,14 @@
 
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use hyper::body::{Body, Frame};
 use serde_json::Value;
+use tokio::sync::watch;
 
 use super::owner::LiveStream;
 
@@ -21,18 +24,52 @@ pub fn frame(out: &mut Vec<u8>, event: &Value) {
 
 type Wrap = Box<dyn Fn(Value) -> Value + Send + Sync>;
 
+/// What the live streams share: whether the server is stopping, and how many are open (a server
+/// with an open stream is not idle).
+#[derive(Clone)]
+pub struct Streams {
+    pub closing: watch::Receiver<bool>,
+    open: Arc<AtomicUsize>,
+}
+
+impl Streams {
+    pub fn new(closing: watch::Receiver<bool>) -> Self {
+        Streams {
+            closing,
+            open: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    pub fn open(&self) -> usize {
+        self.open.load(Ordering::SeqCst)
+    }
+}
+
 /// A response body fed by a live stream; it ends when the world drops the stream's sender.
 pub struct LiveBody {
     stream: LiveStream,
     wrap: Wrap,
+    open: Arc<AtomicUsize>,
 }
 
 impl LiveBody {
-    pub fn new(stream: LiveStream, wrap: impl Fn(Value) -> Value + Send + Sync + 'static) -> Self {
+    pub fn new(
+        streams: &Streams,
+        stream: LiveStream,
+        wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+    ) -> Self {
+        streams.open.fetch_add(1, Ordering::SeqCst);
         LiveBody {
             stream,
             wrap: Box::new(wrap),
+            open: streams.open.clone(),
         }
+    }
+}
+
+impl Drop for LiveBody {
+    fn drop(&mut self) {
+        self.open.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

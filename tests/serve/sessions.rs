@@ -401,3 +401,194 @@ fn an_agents_message_on_a_stream_is_a_status_update_carrying_it() {
         "TASK_STATE_COMPLETED"
     );
 }
+
+#[test]
+fn a_task_is_found_only_under_the_agent_that_holds_it() {
+    let s = start("payment-decision.yaml", &[]);
+    assert_eq!(rpc(&s, "SendMessage", send_params("Pay PMT-9")).0, 200);
+    let elsewhere = "/agents/sanctions-screener";
+    let (status, _, _) = http(
+        &s.addr,
+        "GET",
+        &format!("{elsewhere}/tasks/task-1"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(status, 404);
+    let mut reply = send_params("Nordwind Logistik GmbH, Hamburg, DE");
+    reply["message"]["taskId"] = json!("task-1");
+    for (method, params) in [
+        ("GetTask", json!({"id": "task-1"})),
+        ("CancelTask", json!({"id": "task-1"})),
+        ("SendMessage", reply),
+    ] {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let (_, _, text) = http(
+            &s.addr,
+            "POST",
+            &format!("{elsewhere}/"),
+            &[CALLER],
+            body.to_string().as_bytes(),
+        );
+        let r: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(r["error"]["code"], -32001, "{method}: {r}");
+    }
+    // Untouched: still waiting for the orchestrator's answer under its own agent.
+    let (_, r) = rpc(&s, "GetTask", json!({"id": "task-1"}));
+    assert_eq!(r["result"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+}
+
+#[test]
+fn the_version_header_is_honoured_on_json_rpc_and_batches_are_refused() {
+    let s = start("payment-decision.yaml", &[]);
+    let post = |version: &str, body: Value| {
+        let (_, _, text) = http(
+            &s.addr,
+            "POST",
+            &format!("{AGENT}/"),
+            &[CALLER, ("A2A-Version", version)],
+            body.to_string().as_bytes(),
+        );
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    let get = |method: &str| json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": {"id": "task-1"}});
+    for (version, method) in [("2.0", "GetTask"), ("0.3", "GetTask"), ("1.0", "tasks/get")] {
+        let r = post(version, get(method));
+        assert_eq!(r["error"]["code"], -32009, "{version} {method}: {r}");
+        assert_eq!(r["error"]["data"][0]["reason"], "VERSION_NOT_SUPPORTED");
+    }
+    // A version that agrees with the method is just that: the task is not found.
+    assert_eq!(post("1.0", get("GetTask"))["error"]["code"], -32001);
+    assert_eq!(post("0.3", get("tasks/get"))["error"]["code"], -32001);
+    let (_, _, text) = http(&s.addr, "POST", &format!("{AGENT}/"), &[CALLER], b"[]");
+    let r: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(r["error"]["code"], -32600);
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("batch"),
+        "{r}"
+    );
+}
+
+#[test]
+fn rest_path_ids_are_decoded_and_outrank_the_query() {
+    let s = start(SESSION, &[]);
+    let task = start_task(&s);
+    let other = start_task(&s);
+    let configs = format!("{SCREENER}/tasks/{task}/pushNotificationConfigs");
+    let body = json!({"url": "https://hooks.acme.example/x", "token": "t", "id": "my cfg"});
+    assert_eq!(
+        http(
+            &s.addr,
+            "POST",
+            &configs,
+            &[CALLER],
+            body.to_string().as_bytes()
+        )
+        .0,
+        200
+    );
+    let (status, _, text) = http(
+        &s.addr,
+        "GET",
+        &format!("{configs}/my%20cfg"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["id"],
+        "my cfg"
+    );
+    let (_, _, text) = http(
+        &s.addr,
+        "GET",
+        &format!("{SCREENER}/tasks/{task}?id={other}"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap()["id"], task);
+    let (status, _, _) = http(
+        &s.addr,
+        "DELETE",
+        &format!("{configs}/my%20cfg"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn list_tasks_leaves_artifacts_out_unless_asked_and_trims_histories() {
+    let s = start(SESSION, &[]);
+    start_task(&s);
+    let list = |query: &str| {
+        let (status, _, text) = http(
+            &s.addr,
+            "GET",
+            &format!("{SCREENER}/tasks{query}"),
+            &[CALLER],
+            b"",
+        );
+        (status, serde_json::from_str::<Value>(&text).unwrap())
+    };
+    let (_, plain) = list("");
+    assert!(plain["tasks"][0].get("artifacts").is_none(), "{plain}");
+    let (_, full) = list("?includeArtifacts=true&historyLength=1");
+    assert_eq!(full["tasks"][0]["artifacts"].as_array().unwrap().len(), 1);
+    assert_eq!(full["tasks"][0]["history"].as_array().unwrap().len(), 1);
+    // The task's last status is at tick 23 of 2026-01-01T00:00:00Z, a second a tick.
+    assert_eq!(
+        list("?statusTimestampAfter=2026-01-01T00:00:22Z").1["totalSize"],
+        1
+    );
+    assert_eq!(
+        list("?statusTimestampAfter=2026-01-01T00:00:23Z").1["totalSize"],
+        0
+    );
+    assert_eq!(list("?statusTimestampAfter=yesterday").0, 400);
+    assert_eq!(list("?historyLength=-1").0, 400);
+    let (_, r) = (
+        0,
+        call(
+            &s,
+            "orchestrator",
+            "GetTask",
+            json!({"id": "task-1", "historyLength": -3}),
+        ),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let mut params = send_params("Screen Nordwind");
+    params["configuration"] = json!({"historyLength": 0});
+    let r = call(&s, "orchestrator", "SendMessage", params);
+    assert_eq!(r["result"]["task"]["history"], json!([]), "{r}");
+}
+
+#[test]
+fn an_open_stream_keeps_the_server_from_idling_out() {
+    // 20 ticks of 100 ms: the stream stays open 2 s, twice the idle limit.
+    let mut s = start(SESSION, &["--tick-ms", "100", "--idle-exit", "1"]);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Screen Acme")});
+    let reader = in_background(&s, &format!("{SCREENER}/"), body);
+    let text = reader.join().unwrap();
+    let events = sse_events(&text);
+    assert_eq!(
+        events.last().unwrap()["result"]["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    // It idles out afterwards, a whole idle second after the stream ended (stopped mid-stream,
+    // it would have sent the rest at once and been gone within moments of it).
+    let ended = Instant::now();
+    let deadline = ended + Duration::from_secs(20);
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "--idle-exit did not stop the server"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        ended.elapsed() >= Duration::from_millis(500),
+        "{:?}",
+        ended.elapsed()
+    );
+}
