@@ -19,6 +19,8 @@ struct Subscriber {
     next: usize,
     /// The task paused or ended: the snapshot that follows is the stream's last event.
     ending: bool,
+    /// Whether the task as it stood was sent (the stream's first event).
+    sent: bool,
     tx: UnboundedSender<Value>,
 }
 
@@ -60,7 +62,8 @@ impl Subscriptions {
         let (tx, rx) = unbounded_channel();
         let next = world.events.len();
         // A call opened here starts with the task as it stands; else send it first ourselves.
-        if !world.watch(ix) {
+        let sent = !world.watch(ix);
+        if sent {
             let _ = tx.send(task_event(world, version, ix));
         }
         self.live.push(Subscriber {
@@ -68,6 +71,7 @@ impl Subscriptions {
             version,
             next,
             ending: false,
+            sent,
             tx,
         });
         Answer::Live(rx)
@@ -89,10 +93,17 @@ impl Subscriptions {
                     }
                     _ => false,
                 };
+                // Snapshots open and close calls: a subscriber gets the first and, once the task
+                // paused or ended, the last (a reply's new call opens with one it has seen).
+                let snapshot = matches!(kind, EventKind::Task { .. });
+                if snapshot && s.sent && !s.ending {
+                    continue;
+                }
                 let _ = s.tx.send(served_event(world, s.version, i, e, resolves));
+                s.sent = true;
                 if resolves {
                     s.ending = true;
-                } else if s.ending && matches!(kind, EventKind::Task { .. }) {
+                } else if s.ending && snapshot {
                     return false;
                 }
             }
