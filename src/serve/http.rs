@@ -506,27 +506,36 @@ pub(super) async fn ask(state: &State, req: Req) -> Answer {
 
 fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize, Failure> {
     let unauth = |m: String| Failure::new(FailureKind::Unauthenticated, m);
+    let header = |name| req.headers().get(name).and_then(|h| h.to_str().ok());
+    let named = header("x-a2a-sim-caller");
     if state.keyed {
-        let bearer = req
-            .headers()
-            .get(hyper::header::AUTHORIZATION)
-            .and_then(|h| h.to_str().ok())
-            .and_then(|h| h.strip_prefix("Bearer "));
+        // `Bearer` in any case (RFC 9110: the scheme is case-insensitive).
+        let bearer = header(hyper::header::AUTHORIZATION.as_str()).and_then(|h| {
+            let (scheme, token) = h.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+        });
         // The token itself is never echoed.
-        return match bearer {
-            Some(t) => state.bearers.get(t.trim()).copied().ok_or_else(|| {
+        return match (bearer, named) {
+            (Some(t), _) => state.bearers.get(t).copied().ok_or_else(|| {
                 unauth("the bearer token is not one a scenario caller holds".into())
             }),
-            None => Err(unauth(
+            // A caller without a token of its own is named, and meets the scenario's token
+            // policy as it does in `run`; one with a token must show it.
+            (None, Some(name)) => match state.callers.get(name) {
+                Some(&c) if !state.bearers.values().any(|&b| b == c) => Ok(c),
+                Some(_) => Err(unauth(format!(
+                    "caller `{name}` holds a token: send it as `Authorization: Bearer <JWT>`"
+                ))),
+                None => Err(unauth(format!(
+                    "`X-A2A-Sim-Caller: {name}` names no scenario caller"
+                ))),
+            },
+            (None, None) => Err(unauth(
                 "this scenario has keys: send `Authorization: Bearer <caller's JWT>`".into(),
             )),
         };
     }
-    match req
-        .headers()
-        .get("x-a2a-sim-caller")
-        .and_then(|h| h.to_str().ok())
-    {
+    match named {
         Some(name) => state.callers.get(name).copied().ok_or_else(|| {
             unauth(format!(
                 "`X-A2A-Sim-Caller: {name}` names no scenario caller"

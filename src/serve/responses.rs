@@ -27,7 +27,15 @@ pub(super) fn response(status: u16, content_type: &'static str, body: Bytes) -> 
 
 pub(super) fn json_response(status: u16, v: &Value) -> Response<Body> {
     let body = serde_json::to_vec(v).unwrap_or_default();
-    response(status, "application/json", Bytes::from(body))
+    let mut r = response(status, "application/json", Bytes::from(body));
+    if status == 401 {
+        // RFC 9110: a 401 names the scheme to authenticate with.
+        r.headers_mut().insert(
+            hyper::header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"a2a-sim\""),
+        );
+    }
+    r
 }
 
 /// A finished stream: every event at once, as `text/event-stream`.

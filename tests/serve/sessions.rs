@@ -618,3 +618,50 @@ fn a_subscriber_sees_a_reply_arrive_with_one_task_first_and_one_last() {
             .any(|e| e["statusUpdate"]["status"]["state"] == "TASK_STATE_WORKING")
     );
 }
+
+#[test]
+fn keyed_scenarios_take_bearer_tokens_in_any_case_and_name_tokenless_callers() {
+    let s = start("verified-callers.yaml", &[]);
+    let jwt = std::fs::read_to_string(format!(
+        "{}/scenarios/keys/orchestrator.jwt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let send = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params("Pay PMT-1")}).to_string();
+    let post = |headers: &[(&str, &str)]| {
+        let (status, head, text) = http(
+            &s.addr,
+            "POST",
+            &format!("{AGENT}/"),
+            headers,
+            send.as_bytes(),
+        );
+        (
+            status,
+            head.to_ascii_lowercase(),
+            serde_json::from_str::<Value>(&text).unwrap(),
+        )
+    };
+    let auth = format!("bearer {}", jwt.trim());
+    let (status, _, r) = post(&[("Authorization", &auth)]);
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        r["result"]["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    // A caller with a token must show it; naming it is not enough.
+    let (status, head, r) = post(&[("X-A2A-Sim-Caller", "orchestrator")]);
+    assert_eq!(status, 401, "{r}");
+    assert!(head.contains("www-authenticate: bearer"), "{head}");
+    assert!(!r.to_string().contains(jwt.trim()));
+    // A caller without one is named, and meets the token policy as in `run`: unauthenticated.
+    let (status, _, r) = post(&[("X-A2A-Sim-Caller", "anonymous")]);
+    assert_eq!(status, 401, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("unauthenticated"),
+        "{r}"
+    );
+}
