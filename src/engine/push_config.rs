@@ -42,6 +42,31 @@ impl<'s> World<'s> {
         self.set_push_config_checked(agent, visible, named, push, None)
     }
 
+    /// The last two refusals, of the config itself: its URL's host (the allow-list, or a loopback
+    /// host when the session admits them), then its token. The URL as recorded and its host.
+    pub fn check_push_target(
+        &self,
+        push: &PushSpec,
+    ) -> Result<(String, String), (ErrorCode, String)> {
+        let loopback = self
+            .scenario
+            .policy
+            .loopback_push
+            .then(|| loopback_push_url(&push.url))
+            .flatten();
+        let found = loopback
+            .map_or_else(
+                || check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts),
+                Ok,
+            )
+            .map_err(|why| (ErrorCode::HostNotAllowed, why))?;
+        if push.token.is_empty() {
+            let why = "a push config needs a non-empty token".to_string();
+            return Err((ErrorCode::MissingToken, why));
+        }
+        Ok(found)
+    }
+
     /// The refusals, in order, first failure wins: capability first, so an agent without push
     /// never reveals whether a task id exists; an unavailable agent (a driver request, `caller`)
     /// after the task is found, so a fault never reveals that a task exists.
@@ -79,30 +104,13 @@ impl<'s> World<'s> {
             self.unavailable(self.scenario.callers[c].sym, agent);
             return false;
         }
-        let loopback = self
-            .scenario
-            .policy
-            .loopback_push
-            .then(|| loopback_push_url(&push.url))
-            .flatten();
-        let (url, host) = match loopback.map_or_else(
-            || check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts),
-            Ok,
-        ) {
+        let (url, host) = match self.check_push_target(push) {
             Ok(found) => found,
-            Err(why) => {
-                self.error(ErrorCode::HostNotAllowed, why, Some(task));
+            Err((code, why)) => {
+                self.error(code, why, Some(task));
                 return false;
             }
         };
-        if push.token.is_empty() {
-            self.error(
-                ErrorCode::MissingToken,
-                "a push config needs a non-empty token".into(),
-                Some(task),
-            );
-            return false;
-        }
         self.push_urls.push(url);
         self.push_hosts.push(host);
         // At most one config per task: a new one replaces the old. On a terminal task it is

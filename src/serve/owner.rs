@@ -452,7 +452,9 @@ pub fn run(
                 push_id,
             } => 'step: {
                 // Each agent is a server of its own: a task of another is not found here.
-                if let Some(f) = elsewhere(&world, &step, agent) {
+                let refused = elsewhere(&world, &step, agent)
+                    .or_else(|| super::push_configs::refused_on_send(&world, &step));
+                if let Some(f) = refused {
                     break 'step Answer::Error(f);
                 }
                 let step: &'static Step = Box::leak(step);

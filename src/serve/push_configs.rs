@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::owner::{Answer, Failure, FailureKind, PushOp, PushQuery, owns};
+use crate::engine::record::ErrorCode;
+use crate::engine::scenario::{Step, Target};
 use crate::engine::task::{TaskIx, parse_task_id, task_id};
 use crate::engine::world::World;
 use crate::protocol::version::A2aVersion;
@@ -101,6 +103,32 @@ impl PushConfigs {
             }
         }
     }
+}
+
+/// A send's own push config that the agent would refuse (`run` records the refusal and sends on):
+/// a served client is told, and nothing is sent. Capability, then the URL's host, then the token,
+/// as for setting one.
+pub fn refused_on_send(world: &World, step: &Step) -> Option<Failure> {
+    let Step::Send(send) = step else { return None };
+    let (Some(push), Target::Agent(agent)) = (&send.push, &send.to) else {
+        return None;
+    };
+    let card = &world.scenario.agents[*agent];
+    if !card.card.push_notifications {
+        return Some(Failure::new(
+            FailureKind::PushNotSupported,
+            format!(
+                "push_not_supported: `{}` does not support push notifications",
+                card.name()
+            ),
+        ));
+    }
+    let (code, why) = world.check_push_target(push).err()?;
+    let kind = match code {
+        ErrorCode::HostNotAllowed | ErrorCode::MissingToken => FailureKind::InvalidParams,
+        _ => FailureKind::Internal,
+    };
+    Some(Failure::new(kind, format!("{}: {why}", code.as_str())))
 }
 
 /// A config in the version's shape, without its token.

@@ -665,3 +665,49 @@ fn keyed_scenarios_take_bearer_tokens_in_any_case_and_name_tokenless_callers() {
         "{r}"
     );
 }
+
+#[test]
+fn a_send_whose_push_config_would_be_refused_is_refused_and_creates_no_task() {
+    let s = start(SESSION, &[]);
+    let send = |config: Value| {
+        let mut params = send_params("Screen Acme");
+        params["configuration"] = json!({ "pushNotificationConfig": config });
+        call(&s, "orchestrator", "SendMessage", params)
+    };
+    let r = send(json!({"url": "https://evil.example/x", "token": "t"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("host_not_allowed")
+    );
+    let r = send(json!({"url": "https://hooks.acme.example/x"}));
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("missing_token"),
+        "{r}"
+    );
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": send_params("x")["message"], "configuration": {"pushNotificationConfig": {"url": "https://hooks.acme.example/x", "token": "t"}}}});
+    let (_, _, text) = http(
+        &s.addr,
+        "POST",
+        "/agents/notary/",
+        &[CALLER],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
+        -32003
+    );
+    let (_, _, text) = http(&s.addr, "GET", &format!("{SCREENER}/tasks"), &[CALLER], b"");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["totalSize"],
+        0
+    );
+    // An accepted one: the send goes through.
+    let r = send(json!({"url": "https://hooks.acme.example/x", "token": "t"}));
+    assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
+}
