@@ -87,11 +87,17 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", options.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let host = options
-        .advertise_host
-        .clone()
-        .unwrap_or_else(|| addr.ip().to_string());
-    let base = format!("http://{host}:{}", addr.port());
+    let base = match &options.advertise_host {
+        None => format!("http://{addr}"),
+        Some(host) => {
+            // An IPv6 literal takes brackets in a URL.
+            let host = match host.parse::<std::net::Ipv6Addr>() {
+                Ok(v6) => format!("[{v6}]"),
+                Err(_) => host.clone(),
+            };
+            format!("http://{host}:{}", addr.port())
+        }
+    };
     let cards = (0..scenario.agents.len())
         .map(|ix| card_body(scenario, ix, &base, options.version))
         .collect::<Result<Vec<_>, _>>()?;

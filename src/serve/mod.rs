@@ -67,6 +67,31 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
         );
         return 2;
     }
+    if let Some(host) = &options.advertise_host {
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        let ok = bare.parse::<std::net::IpAddr>().is_ok()
+            || url::Url::parse(&format!("http://{host}/"))
+                .is_ok_and(|u| u.host_str().is_some_and(|h| h.eq_ignore_ascii_case(host)));
+        if !ok {
+            eprintln!(
+                "a2a-sim: --advertise-host `{host}` is not a host name or an IP address; give the host alone, without a scheme, port or path"
+            );
+            return 2;
+        }
+    }
+    // The report is written at the end: a path it cannot be written to is found now, not then.
+    if let Some(path) = &options.report
+        && let Err(e) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+    {
+        eprintln!(
+            "a2a-sim: cannot write the report to {}: {e}; give --report a writable path",
+            path.display()
+        );
+        return 2;
+    }
     // The session's requests are its steps; the file's own driver steps are not replayed.
     scenario.steps.clear();
     scenario.policy.loopback_push = options.allow_loopback_push;

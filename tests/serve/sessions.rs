@@ -711,3 +711,40 @@ fn a_send_whose_push_config_would_be_refused_is_refused_and_creates_no_task() {
     let r = send(json!({"url": "https://hooks.acme.example/x", "token": "t"}));
     assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
 }
+
+#[test]
+fn bad_setup_flags_stop_serve_before_it_listens() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
+            .arg("serve")
+            .arg(format!("{}/{SESSION}", env!("CARGO_MANIFEST_DIR")))
+            .args(["--listen", "127.0.0.1:0"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--advertise-host", "a b/\"x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--advertise-host"));
+    let out = run(&["--report", "/nonexistent-dir/r.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write the report"));
+}
+
+#[test]
+fn an_ipv6_advertised_host_is_bracketed_in_the_cards() {
+    let s = start(SESSION, &["--advertise-host", "::1"]);
+    let (_, _, text) = http(
+        &s.addr,
+        "GET",
+        &format!("{SCREENER}/.well-known/agent-card.json"),
+        &[],
+        b"",
+    );
+    let card: Value = serde_json::from_str(&text).unwrap();
+    let port = s.addr.rsplit(':').next().unwrap();
+    assert_eq!(
+        card["supportedInterfaces"][0]["url"],
+        format!("http://[::1]:{port}/agents/screener/")
+    );
+}
