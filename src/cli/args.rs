@@ -151,6 +151,10 @@ pub(super) enum Command {
         /// Admit 127.0.0.1 / localhost push URLs (local tests only).
         #[arg(long)]
         allow_loopback_push: bool,
+        /// PEM certificates to trust for https webhooks besides the web's roots (a private CA,
+        /// a local receiver's self-signed certificate).
+        #[arg(long, value_name = "FILE")]
+        push_ca: Option<PathBuf>,
         /// Write the session's JSON report here on shutdown.
         #[arg(long)]
         report: Option<PathBuf>,

@@ -125,7 +125,8 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         .and_then(|r| scenario.agents.iter().position(|a| a.name() == r));
     let (tx, rx) = std::sync::mpsc::channel::<Job>();
     let (deliver, notifications) = tokio::sync::mpsc::unbounded_channel();
-    let delivery = tokio::spawn(webhooks::deliver_all(notifications));
+    let tls = webhooks::tls_connector(options.push_ca.as_deref())?;
+    let delivery = tokio::spawn(webhooks::deliver_all(notifications, tls));
     let settings = owner::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
         report: options.report.clone(),

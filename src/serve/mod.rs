@@ -30,6 +30,8 @@ pub struct Options {
     pub tick_ms: Option<u64>,
     pub wall_clock: bool,
     pub allow_loopback_push: bool,
+    /// PEM certificates trusted for https webhooks besides the web's roots.
+    pub push_ca: Option<PathBuf>,
     pub report: Option<PathBuf>,
     pub ready_file: Option<PathBuf>,
     pub exit_after: Option<u64>,
@@ -47,6 +49,7 @@ impl Default for Options {
             tick_ms: None,
             wall_clock: false,
             allow_loopback_push: false,
+            push_ca: None,
             report: None,
             ready_file: None,
             exit_after: None,

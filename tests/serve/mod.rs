@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 mod robustness;
 mod sessions;
+mod tls;
 
 struct Server {
     child: Child,

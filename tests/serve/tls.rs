@@ -1,0 +1,140 @@
+//! Webhooks over https: a receiver with a self-signed certificate gets the POSTs when `--push-ca`
+//! trusts it, and none when nothing does.
+
+use std::sync::Arc;
+
+use a2a_sim_tls::{ServerConfig, ServerConnection, StreamOwned, crypto::ring};
+use tokio_rustls::rustls as a2a_sim_tls;
+
+use super::*;
+
+/// A TLS receiver on a free loopback port (certificate for `localhost`): each request it read,
+/// through the channel; and the certificate's PEM.
+fn tls_receiver() -> (u16, String, std::sync::mpsc::Receiver<String>) {
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let pem = cert.cert.pem();
+    let key = rustls_pki_types::PrivateKeyDer::Pkcs8(cert.signing_key.serialize_der().into());
+    let config = ServerConfig::builder_with_provider(Arc::new(ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![cert.cert.der().clone()], key)
+        .unwrap();
+    let config = Arc::new(config);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+            let conn = ServerConnection::new(config.clone()).unwrap();
+            let mut tls = StreamOwned::new(conn, stream);
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            loop {
+                let n = match tls.read(&mut chunk) {
+                    Ok(n) if n > 0 => n,
+                    // A client that does not trust the certificate ends the handshake here.
+                    _ => break,
+                };
+                buf.extend_from_slice(&chunk[..n]);
+                let text = String::from_utf8_lossy(&buf).to_string();
+                if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                    let len = head
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                        })
+                        .unwrap_or(0);
+                    if body.len() >= len {
+                        let _ = tls.write_all(
+                            b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                        );
+                        let _ = tls.flush();
+                        if tx.send(text).is_err() {
+                            return;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    (port, pem, rx)
+}
+
+fn send_with_hook(s: &Server, port: u16) -> Value {
+    let mut params = send_params("Screen Acme");
+    params["configuration"] = json!({"pushNotificationConfig": {"url": format!("https://localhost:{port}/hook"), "token": "tls-token"}});
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params});
+    let (_, _, text) = http(
+        &s.addr,
+        "POST",
+        "/agents/screener/",
+        &[CALLER],
+        body.to_string().as_bytes(),
+    );
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn https_webhooks_reach_a_receiver_the_push_ca_trusts() {
+    let (port, pem, posts) = tls_receiver();
+    let dir = std::env::temp_dir().join(format!("a2a-sim-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ca = dir.join("receiver.pem");
+    std::fs::write(&ca, pem).unwrap();
+    let s = start(
+        "tests/serve/session.yaml",
+        &["--allow-loopback-push", "--push-ca", ca.to_str().unwrap()],
+    );
+    let r = send_with_hook(&s, port);
+    assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
+    let first = posts
+        .recv_timeout(Duration::from_secs(10))
+        .expect("no webhook arrived over https");
+    let lower = first.to_ascii_lowercase();
+    assert!(lower.starts_with("post /hook http/1.1"), "{first}");
+    assert!(
+        lower.contains("x-a2a-notification-token: tls-token"),
+        "{first}"
+    );
+    let body: Value = serde_json::from_str(first.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(body["statusUpdate"]["taskId"], "task-1");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_untrusted_certificate_gets_no_webhook() {
+    let (port, _, posts) = tls_receiver();
+    let s = start("tests/serve/session.yaml", &["--allow-loopback-push"]);
+    let r = send_with_hook(&s, port);
+    assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
+    assert!(posts.recv_timeout(Duration::from_millis(700)).is_err());
+}
+
+#[test]
+fn a_push_ca_that_is_no_certificate_stops_serve() {
+    let dir = std::env::temp_dir().join(format!("a2a-sim-tls-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ca = dir.join("not.pem");
+    std::fs::write(&ca, "not a certificate").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
+        .args([
+            "serve",
+            "tests/serve/session.yaml",
+            "--listen",
+            "127.0.0.1:0",
+            "--push-ca",
+        ])
+        .arg(&ca)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--push-ca"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
