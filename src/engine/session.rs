@@ -79,9 +79,18 @@ impl<'s> World<'s> {
     pub fn idle_at(&self, index: usize) -> u64 {
         let marks = self.idle_marks.as_deref().unwrap_or_default();
         // The last jump made before the event was recorded.
-        match marks.partition_point(|&(before, _)| before <= index) {
+        match marks.partition_point(|&(before, _, _)| before <= index) {
             0 => 0,
-            n => marks[n - 1].1,
+            n => marks[n - 1].2,
+        }
+    }
+
+    /// `idle_ticks` as it stood at `tick` (a push's): the last jump that reached it.
+    pub fn idle_at_tick(&self, tick: u64) -> u64 {
+        let marks = self.idle_marks.as_deref().unwrap_or_default();
+        match marks.partition_point(|&(_, reached, _)| reached <= tick) {
+            0 => 0,
+            n => marks[n - 1].2,
         }
     }
 

@@ -79,9 +79,10 @@ pub struct World<'s> {
     /// Ticks the clock jumped while idle (waiting for a timer, a `wait` or a slow agent): what a
     /// server session turns into real time.
     pub idle_ticks: u64,
-    /// In a server session, each idle jump as (events recorded before it, `idle_ticks` after
-    /// it): when each event happened in idle time, so a stream is paced as the agent was slow.
-    pub(crate) idle_marks: Option<Vec<(usize, u64)>>,
+    /// In a server session, each idle jump as (events recorded before it, the clock and
+    /// `idle_ticks` after it): when each event and push happened in idle time, so that streams
+    /// and webhooks are paced as the agent was slow.
+    pub(crate) idle_marks: Option<Vec<(usize, u64, u64)>>,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -329,7 +330,7 @@ impl<'s> World<'s> {
                 self.idle_ticks += q.ready_at - self.ids.tick;
                 self.ids.tick = q.ready_at;
                 if let Some(marks) = &mut self.idle_marks {
-                    marks.push((self.events.len(), self.idle_ticks));
+                    marks.push((self.events.len(), self.ids.tick, self.idle_ticks));
                 }
             }
             match q.activity {

@@ -148,15 +148,20 @@ pub struct Notification {
     pub body: Vec<u8>,
     pub attempts: u32,
     pub backoff: Duration,
+    /// When to POST it: as long after its request as the idle ticks before its status change,
+    /// so a slow agent's webhooks come when its work is done (at once for scheduled work).
+    pub at: Instant,
 }
 
 /// The webhooks the world pushed since `seen`, to the configs this session set (by their URLs
-/// as the clients gave them).
+/// as the clients gave them). `paced`: when the request that made them arrived, and the idle
+/// ticks then (None: they are due now).
 fn notify(
     world: &World,
     settings: &Settings,
     raw_urls: &std::collections::BTreeMap<usize, String>,
     seen: &mut usize,
+    paced: Option<(Instant, u64)>,
 ) {
     let tick = Duration::from_millis(settings.tick_ms);
     for p in &world.pushes[*seen..] {
@@ -183,6 +188,9 @@ fn notify(
             body: serde_json::to_vec(&body).unwrap_or_default(),
             attempts,
             backoff: tick.saturating_mul(backoff.min(u32::MAX as u64) as u32),
+            at: paced.map_or_else(Instant::now, |(start, idle)| {
+                start + ticks(tick, world.idle_at_tick(p.tick).saturating_sub(idle))
+            }),
         });
     }
     *seen = world.pushes.len();
@@ -410,7 +418,6 @@ pub fn run(
     let mut subscriptions = Subscriptions::default();
     let mut pushed = 0;
     loop {
-        notify(&world, &settings, &raw_urls, &mut pushed);
         subscriptions.pump(&world);
         let clock = world.clock();
         let timeout = match world.next_due() {
@@ -437,12 +444,15 @@ pub fn run(
                 if let Some(due) = world.next_due() {
                     world.advance_to(due.max(clock));
                 }
+                // Real time has already waited for this work: its webhooks are due now.
+                notify(&world, &settings, &raw_urls, &mut pushed, None);
                 waiting = None;
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
         let idle_before = world.idle_ticks;
+        let arrived = Instant::now();
         let answer = match job.req {
             Req::Step {
                 step,
@@ -504,11 +514,18 @@ pub fn run(
             _ => ticks(tick, world.idle_ticks - idle_before),
         };
         let _ = job.reply.send(Reply { answer, delay });
+        notify(
+            &world,
+            &settings,
+            &raw_urls,
+            &mut pushed,
+            Some((arrived, idle_before)),
+        );
     }
     // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed
     // sequence of requests does not depend on when the session was stopped.
     world.finish();
-    notify(&world, &settings, &raw_urls, &mut pushed);
+    notify(&world, &settings, &raw_urls, &mut pushed, None);
     subscriptions.close_all(&world);
     if let Some(path) = &settings.report {
         let mut out = Vec::new();

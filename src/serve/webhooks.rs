@@ -73,6 +73,7 @@ pub(super) async fn deliver_all(mut rx: UnboundedReceiver<Notification>, tls: Tl
 /// One receiver's notifications in order, each retried on `backoff × 2^(k−2)` (faults.md §2).
 async fn deliver_each(mut rx: UnboundedReceiver<Notification>, tls: TlsConnector) {
     while let Some(n) = rx.recv().await {
+        tokio::time::sleep_until(tokio::time::Instant::from_std(n.at)).await;
         for k in 1..=n.attempts {
             if k >= 2 {
                 let factor = 1u32.checked_shl(k - 2).unwrap_or(u32::MAX);

@@ -748,3 +748,28 @@ fn an_ipv6_advertised_host_is_bracketed_in_the_cards() {
         format!("http://[::1]:{port}/agents/screener/")
     );
 }
+
+#[test]
+fn a_slow_agents_webhooks_come_when_its_work_is_done() {
+    let (hook, posts) = receiver();
+    // 20 ticks of 100 ms between the screener's `working` and its `completed`.
+    let s = start(SESSION, &["--allow-loopback-push", "--tick-ms", "100"]);
+    let mut params = send_params("Screen Acme");
+    params["configuration"] =
+        json!({"pushNotificationConfig": {"url": format!("http://{hook}/hook"), "token": "tok-5"}});
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params});
+    let reader = in_background(&s, &format!("{SCREENER}/"), body);
+    let working = posts
+        .recv_timeout(Duration::from_secs(10))
+        .expect("`working`");
+    assert!(working.contains("TASK_STATE_WORKING"), "{working}");
+    assert!(
+        posts.recv_timeout(Duration::from_millis(1000)).is_err(),
+        "`completed` was pushed before the agent's wait was over"
+    );
+    let completed = posts
+        .recv_timeout(Duration::from_secs(10))
+        .expect("`completed`");
+    assert!(completed.contains("TASK_STATE_COMPLETED"), "{completed}");
+    reader.join().unwrap();
+}
