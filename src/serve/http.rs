@@ -32,6 +32,8 @@ pub(super) struct State {
     agents: HashMap<String, usize>,
     /// Each agent's served card, rendered once.
     cards: Vec<Bytes>,
+    /// Each agent's `defaultOutputModes`, as its card names them.
+    pub(super) output_modes: Vec<Vec<String>>,
     callers: HashMap<String, usize>,
     /// Verified callers by their bearer token (scenarios with `keys`).
     bearers: HashMap<String, usize>,
@@ -101,6 +103,20 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
     let cards = (0..scenario.agents.len())
         .map(|ix| card_body(scenario, ix, &base, options.version))
         .collect::<Result<Vec<_>, _>>()?;
+    let output_modes = cards
+        .iter()
+        .map(|card| {
+            let card: Value = serde_json::from_slice(card).unwrap_or_default();
+            card["defaultOutputModes"]
+                .as_array()
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
     let agents = scenario
         .agents
         .iter()
@@ -141,6 +157,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
     let state = Arc::new(State {
         agents,
         cards,
+        output_modes,
         callers,
         bearers,
         keyed: scenario.tokens.is_some(),
@@ -428,7 +445,14 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     ));
                 }
             };
-            let req = match protocol::request(op, version, &params, caller, agent) {
+            let req = match protocol::request(
+                op,
+                version,
+                &params,
+                caller,
+                agent,
+                &state.output_modes[agent],
+            ) {
                 Ok(r) => r,
                 Err(f) => return rest_failure(&f),
             };

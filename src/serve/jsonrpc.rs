@@ -104,7 +104,7 @@ pub(super) async fn json_rpc(
         Err(f) => return fail(&f),
     };
     let params = doc.get("params").cloned().unwrap_or(json!({}));
-    let req = match protocol::request(op, v, &params, caller, agent) {
+    let req = match protocol::request(op, v, &params, caller, agent, &state.output_modes[agent]) {
         Ok(r) => r,
         Err(f) => return fail(&f),
     };

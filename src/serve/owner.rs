@@ -102,6 +102,7 @@ pub enum FailureKind {
     TaskNotCancelable,
     PushNotSupported,
     Unsupported,
+    ContentTypeNotSupported,
     ExtendedCardNotConfigured,
     InvalidParams,
     Unauthenticated,

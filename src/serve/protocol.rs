@@ -109,6 +109,12 @@ fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
                 }
             };
             data.get_or_insert_with(Default::default).extend(map);
+        } else if ["file", "raw", "url"].iter().any(|k| part.get(k).is_some()) {
+            // The scripted agents read text and data; a file would be dropped unread.
+            return Err(Failure::new(
+                FailureKind::ContentTypeNotSupported,
+                "the simulated agents take text and data parts, not files",
+            ));
         } else if !part.is_object() {
             return Err(invalid("each part must be an object"));
         }
@@ -142,6 +148,47 @@ fn task_param(params: &Value, key: &str) -> Result<String, Failure> {
     }
 }
 
+/// A send's `acceptedOutputModes`, when it names any, must take one the agent answers in
+/// (`type/*` and `*/*` match as media ranges do).
+fn accepts(config: &Value, output_modes: &[String]) -> Result<(), Failure> {
+    let accepted: Vec<&str> = match config.get("acceptedOutputModes") {
+        None | Some(Value::Null) => return Ok(()),
+        Some(Value::Array(modes)) => modes
+            .iter()
+            .map(|m| m.as_str())
+            .collect::<Option<_>>()
+            .ok_or_else(|| invalid("`acceptedOutputModes` must be a list of media types"))?,
+        Some(_) => {
+            return Err(invalid(
+                "`acceptedOutputModes` must be a list of media types",
+            ));
+        }
+    };
+    let matches = |range: &str, mode: &str| {
+        let (range, mode) = (range.to_ascii_lowercase(), mode.to_ascii_lowercase());
+        range == "*/*"
+            || range == mode
+            || range
+                .strip_suffix("/*")
+                .is_some_and(|t| mode.split('/').next() == Some(t))
+    };
+    if accepted.is_empty()
+        || accepted
+            .iter()
+            .any(|a| output_modes.iter().any(|m| matches(a, m)))
+    {
+        return Ok(());
+    }
+    Err(Failure::new(
+        FailureKind::ContentTypeNotSupported,
+        format!(
+            "the agent answers in {}; none of the accepted output modes [{}] is one of them",
+            output_modes.join(", "),
+            accepted.join(", ")
+        ),
+    ))
+}
+
 /// Builds the world request for `op` with JSON-RPC-shaped params (the REST binding passes its
 /// body, with path ids merged in).
 pub fn request(
@@ -150,6 +197,7 @@ pub fn request(
     params: &Value,
     caller: CallerIx,
     agent: AgentIx,
+    output_modes: &[String],
 ) -> Result<Req, Failure> {
     if !params.is_object() {
         return Err(invalid("`params` must be an object"));
@@ -165,6 +213,7 @@ pub fn request(
                 return Err(invalid("`configuration` must be an object"));
             }
             history_length(config)?;
+            accepts(config, output_modes)?;
             let return_immediately = bool_field(config, "returnImmediately")?.unwrap_or(false)
                 || bool_field(config, "blocking")? == Some(false);
             let (push, push_id) = match config
@@ -399,6 +448,12 @@ pub fn codes(kind: FailureKind) -> (i64, u16, &'static str, &'static str) {
             400,
             "FAILED_PRECONDITION",
             "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+        ),
+        FailureKind::ContentTypeNotSupported => (
+            -32005,
+            415,
+            "INVALID_ARGUMENT",
+            "CONTENT_TYPE_NOT_SUPPORTED",
         ),
         FailureKind::InvalidParams => (-32602, 400, "INVALID_ARGUMENT", "INVALID_PARAMS"),
         FailureKind::Unauthenticated => (-32600, 401, "UNAUTHENTICATED", "UNAUTHENTICATED"),

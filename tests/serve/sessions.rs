@@ -773,3 +773,46 @@ fn a_slow_agents_webhooks_come_when_its_work_is_done() {
     assert!(completed.contains("TASK_STATE_COMPLETED"), "{completed}");
     reader.join().unwrap();
 }
+
+#[test]
+fn content_types_the_agents_do_not_handle_are_refused() {
+    let s = start(SESSION, &[]);
+    let send = |config: Value, extra_part: Option<Value>| {
+        let mut params = send_params("Screen Acme");
+        params["configuration"] = config;
+        if let Some(p) = extra_part {
+            params["message"]["parts"].as_array_mut().unwrap().push(p);
+        }
+        call(&s, "orchestrator", "SendMessage", params)
+    };
+    let r = send(json!({"acceptedOutputModes": ["image/png"]}), None);
+    assert_eq!(r["error"]["code"], -32005, "{r}");
+    assert_eq!(
+        r["error"]["data"][0]["reason"],
+        "CONTENT_TYPE_NOT_SUPPORTED"
+    );
+    for ok in [
+        json!(["TEXT/*"]),
+        json!(["*/*"]),
+        json!(["application/json"]),
+        json!([]),
+    ] {
+        let r = send(json!({ "acceptedOutputModes": ok }), None);
+        assert!(r["result"]["task"].is_object(), "{ok}: {r}");
+    }
+    let r = send(
+        json!({}),
+        Some(json!({"url": "https://x.example/a.pdf", "mediaType": "application/pdf"})),
+    );
+    assert_eq!(r["error"]["code"], -32005, "{r}");
+    let body =
+        json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"raw": "AAAA"}]}});
+    let (status, _, _) = http(
+        &s.addr,
+        "POST",
+        &format!("{SCREENER}/message:send"),
+        &[CALLER],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(status, 415);
+}
