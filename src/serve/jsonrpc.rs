@@ -108,8 +108,13 @@ pub(super) async fn json_rpc(
         Ok(r) => r,
         Err(f) => return fail(&f),
     };
+    let answer = ask(state, req).await;
+    // A notification (no `id`) is carried out and, as JSON-RPC has it, not answered.
+    if doc.get("id").is_none() {
+        return no_content();
+    }
     let ok = envelope(id.clone());
-    match ask(state, req).await {
+    match answer {
         Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
         Answer::Task(t) => {
             let t = protocol::trim_history(t, protocol::answer_history(op, &params));

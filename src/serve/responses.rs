@@ -131,3 +131,10 @@ pub(super) fn method_not_allowed() -> Response<Body> {
         &json!({"error": {"code": 405, "status": "METHOD_NOT_ALLOWED", "message": "method not allowed on this path"}}),
     )
 }
+
+/// An empty answer (a JSON-RPC notification's).
+pub(super) fn no_content() -> Response<Body> {
+    let mut r = Response::new(Full::new(Bytes::new()).boxed());
+    *r.status_mut() = StatusCode::NO_CONTENT;
+    r
+}

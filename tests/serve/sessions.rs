@@ -816,3 +816,20 @@ fn content_types_the_agents_do_not_handle_are_refused() {
     );
     assert_eq!(status, 415);
 }
+
+#[test]
+fn a_notification_is_carried_out_and_not_answered() {
+    let s = start(SESSION, &[]);
+    let body =
+        json!({"jsonrpc": "2.0", "method": "SendMessage", "params": send_params("Screen Acme")});
+    let (status, _, text) = http(
+        &s.addr,
+        "POST",
+        &format!("{SCREENER}/"),
+        &[CALLER],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!((status, text.as_str()), (204, ""));
+    let r = call(&s, "orchestrator", "GetTask", json!({"id": "task-1"}));
+    assert_eq!(r["result"]["id"], "task-1", "{r}");
+}
