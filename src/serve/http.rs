@@ -538,6 +538,9 @@ pub(super) async fn ask(state: &State, req: Req) -> Answer {
 fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize, Failure> {
     let unauth = |m: String| Failure::new(FailureKind::Unauthenticated, m);
     let header = |name| req.headers().get(name).and_then(|h| h.to_str().ok());
+    if req.headers().get_all("x-a2a-sim-caller").iter().count() > 1 {
+        return Err(unauth("one `X-A2A-Sim-Caller` header a request".into()));
+    }
     let named = header("x-a2a-sim-caller");
     if state.keyed {
         // `Bearer` in any case (RFC 9110: the scheme is case-insensitive).

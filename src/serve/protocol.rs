@@ -83,12 +83,21 @@ fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
     if str_field(message, "messageId")?.is_none() {
         return Err(invalid("`message.messageId` is required"));
     }
-    match message.get("role") {
-        Some(Value::String(_)) => {}
-        _ => return Err(invalid("`message.role` is required (a string)")),
+    match message.get("role").and_then(Value::as_str) {
+        Some("ROLE_USER" | "user") => {}
+        _ => {
+            return Err(invalid(
+                "`message.role` must be `ROLE_USER` (1.0) or `user` (0.3): a request's message is its client's",
+            ));
+        }
     }
-    let Some(Value::Array(parts)) = message.get("parts") else {
-        return Err(invalid("`message.parts` must be an array"));
+    let parts = match message.get("parts") {
+        Some(Value::Array(parts)) if !parts.is_empty() => parts,
+        _ => {
+            return Err(invalid(
+                "`message.parts` must be a list of at least one part",
+            ));
+        }
     };
     let mut text: Vec<&str> = Vec::new();
     let mut data: Option<serde_json::Map<String, Value>> = None;

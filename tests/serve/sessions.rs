@@ -833,3 +833,33 @@ fn a_notification_is_carried_out_and_not_answered() {
     let r = call(&s, "orchestrator", "GetTask", json!({"id": "task-1"}));
     assert_eq!(r["result"]["id"], "task-1", "{r}");
 }
+
+#[test]
+fn a_message_needs_the_clients_role_and_a_part_and_a_request_one_caller() {
+    let s = start(SESSION, &[]);
+    let message = |role: &str, parts: Value| json!({"message": {"messageId": "m", "role": role, "parts": parts}});
+    for params in [
+        message("banana", json!([{"text": "x"}])),
+        message("ROLE_AGENT", json!([{"text": "x"}])),
+        message("ROLE_USER", json!([])),
+    ] {
+        let r = call(&s, "orchestrator", "SendMessage", params.clone());
+        assert_eq!(r["error"]["code"], -32602, "{params}: {r}");
+    }
+    let r = call(
+        &s,
+        "orchestrator",
+        "message/send",
+        message("user", json!([{"kind": "text", "text": "x"}])),
+    );
+    assert!(r["result"]["id"].is_string(), "{r}");
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "task-1"}});
+    let (status, _, _) = http(
+        &s.addr,
+        "POST",
+        &format!("{SCREENER}/"),
+        &[CALLER, ("X-A2A-Sim-Caller", "auditor")],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(status, 401);
+}
