@@ -16,7 +16,6 @@
 //! values in flow collections, trailing commas, several documents. What a plain scalar resolves to is [`super::de`]'s to decide (or refuse).
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 use serde::de::DeserializeOwned;
 
@@ -83,7 +82,9 @@ struct Scanner<'t> {
     line: usize,
     blocks: Vec<Block>,
     open: Option<Open>,
-    queue: VecDeque<Ev<'t>>,
+    /// The events of the line read last, from `head` on not pulled yet.
+    queue: Vec<Ev<'t>>,
+    head: usize,
     /// Whether a leading `---` may still come.
     marker_ok: bool,
     /// The root node was a flow collection, done: nothing may follow.
@@ -95,9 +96,12 @@ struct Scanner<'t> {
 impl<'t> Source<'t> for Scanner<'t> {
     fn pull(&mut self) -> R<Ev<'t>> {
         loop {
-            if let Some(e) = self.queue.pop_front() {
-                return Ok(e);
+            if let Some(slot) = self.queue.get_mut(self.head) {
+                self.head += 1;
+                return Ok(std::mem::replace(slot, Ev::End));
             }
+            self.queue.clear();
+            self.head = 0;
             if self.done {
                 return Err(GiveUp);
             }
@@ -119,7 +123,8 @@ impl<'t> Scanner<'t> {
             line: 0,
             blocks: Vec::new(),
             open: None,
-            queue: VecDeque::new(),
+            queue: Vec::new(),
+            head: 0,
             marker_ok: true,
             root_done: false,
             seen_root: false,
@@ -163,12 +168,12 @@ impl<'t> Scanner<'t> {
             return Err(GiveUp);
         }
         if self.open.take().is_some() {
-            self.queue.push_back(null());
+            self.queue.push(null());
         }
         while let Some(block) = self.blocks.pop() {
-            self.queue.push_back(end_of(block.kind));
+            self.queue.push(end_of(block.kind));
         }
-        self.queue.push_back(Ev::End);
+        self.queue.push(Ev::End);
         self.done = true;
         Ok(())
     }
@@ -197,7 +202,7 @@ impl<'t> Scanner<'t> {
                 self.push(ind, Kind::IndentlessSeq);
                 return self.item(at, end);
             }
-            self.queue.push_back(null());
+            self.queue.push(null());
         }
         while let Some(&top) = self.blocks.last() {
             let indentless_done =
@@ -206,7 +211,7 @@ impl<'t> Scanner<'t> {
                 break;
             }
             self.blocks.pop();
-            self.queue.push_back(end_of(top.kind));
+            self.queue.push(end_of(top.kind));
         }
         let top = self.blocks.last().ok_or(GiveUp)?;
         if top.indent != ind {
@@ -225,7 +230,7 @@ impl<'t> Scanner<'t> {
 
     fn push(&mut self, indent: usize, kind: Kind) {
         self.blocks.push(Block { indent, kind });
-        self.queue.push_back(match kind {
+        self.queue.push(match kind {
             Kind::Map => Ev::MapStart,
             Kind::Seq | Kind::IndentlessSeq => Ev::SeqStart,
         });
@@ -274,10 +279,10 @@ impl<'t> Scanner<'t> {
         let (scalar, q, key) = self.block_scalar(p, end)?;
         if key {
             self.push(p - self.line, Kind::Map);
-            self.queue.push_back(scalar);
+            self.queue.push(scalar);
             return self.value(q, end);
         }
-        self.queue.push_back(scalar);
+        self.queue.push(scalar);
         Ok(())
     }
 
@@ -287,7 +292,7 @@ impl<'t> Scanner<'t> {
         if !key {
             return Err(GiveUp);
         }
-        self.queue.push_back(scalar);
+        self.queue.push(scalar);
         self.value(q, end)
     }
 
@@ -312,7 +317,7 @@ impl<'t> Scanner<'t> {
         if key {
             return Err(GiveUp);
         }
-        self.queue.push_back(scalar);
+        self.queue.push(scalar);
         Ok(())
     }
 
@@ -472,11 +477,10 @@ impl<'t> Scanner<'t> {
         let map = b[p] == b'{';
         let close = if map { b'}' } else { b']' };
         self.queue
-            .push_back(if map { Ev::MapStart } else { Ev::SeqStart });
+            .push(if map { Ev::MapStart } else { Ev::SeqStart });
         let mut q = skip_spaces(b, p + 1, end);
         if q < end && b[q] == close {
-            self.queue
-                .push_back(if map { Ev::MapEnd } else { Ev::SeqEnd });
+            self.queue.push(if map { Ev::MapEnd } else { Ev::SeqEnd });
             return Ok(q + 1);
         }
         loop {
@@ -485,7 +489,7 @@ impl<'t> Scanner<'t> {
                 if !is_key || after - q > MAX_KEY {
                     return Err(GiveUp);
                 }
-                self.queue.push_back(key);
+                self.queue.push(key);
                 q = skip_spaces(b, after + 1, end);
                 q = self.flow_value(q, end, depth)?;
             } else {
@@ -500,8 +504,7 @@ impl<'t> Scanner<'t> {
                     }
                 }
                 Some(&c) if c == close && q < end => {
-                    self.queue
-                        .push_back(if map { Ev::MapEnd } else { Ev::SeqEnd });
+                    self.queue.push(if map { Ev::MapEnd } else { Ev::SeqEnd });
                     return Ok(q + 1);
                 }
                 _ => return Err(GiveUp),
@@ -527,7 +530,7 @@ impl<'t> Scanner<'t> {
         if is_key {
             return Err(GiveUp);
         }
-        self.queue.push_back(scalar);
+        self.queue.push(scalar);
         Ok(after)
     }
 
