@@ -27,9 +27,9 @@ pub fn load_path_with_warnings(path: &Path) -> Result<Loaded, LoadError> {
 pub fn load_path_with(path: &Path, overrides: &[Override]) -> Result<Loaded, LoadError> {
     let text = read(path)?;
     let base = path.parent().unwrap_or(Path::new("."));
-    load_str_with(
+    load_string_with(
         &path.display().to_string(),
-        &text,
+        text,
         base,
         default_name(path),
         overrides,
@@ -41,7 +41,20 @@ pub fn read(path: &Path) -> Result<String, LoadError> {
     let display = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| LoadError::single(&display, 1, 1, format!("cannot read the file: {e}")))?;
-    decode_utf8(&display, &bytes).map(str::to_string)
+    // The bytes become the text without a copy (a large file's second 10 MB) when they are UTF-8;
+    // otherwise `decode_utf8` says why, as before.
+    match String::from_utf8(bytes) {
+        Ok(mut text) => {
+            if text.starts_with('\u{feff}') {
+                text.drain(..'\u{feff}'.len_utf8());
+            }
+            Ok(text)
+        }
+        Err(e) => match decode_utf8(&display, e.as_bytes()) {
+            Err(error) => Err(error),
+            Ok(text) => Ok(text.to_string()),
+        },
+    }
 }
 
 /// The scenario's default name: its file name without extension.
@@ -116,7 +129,18 @@ pub fn load_str_with(
     default_name: String,
     overrides: &[Override],
 ) -> Result<Loaded, LoadError> {
-    let mut merged = imports::merge(display, text, base, overrides)
+    load_string_with(display, text.to_string(), base, default_name, overrides)
+}
+
+/// [`load_str_with`] of a text the caller owns (no copy of it).
+pub fn load_string_with(
+    display: &str,
+    text: String,
+    base: &Path,
+    default_name: String,
+    overrides: &[Override],
+) -> Result<Loaded, LoadError> {
+    let mut merged = imports::merge_owned(display, text, base, overrides)
         .map_err(|diagnostics| LoadError { diagnostics })?;
     let library = merged.file.steps.is_none();
     let mut loader = Loader {
@@ -148,6 +172,7 @@ pub fn load_str_with(
     let texts: Vec<&str> = merged.sources.iter().map(|s| s.text.as_str()).collect();
     if loader.problems.is_empty() && loader.extra.is_empty() {
         let mut warnings = locate_all(&merged, paths::warnings(&scenario));
+        let text = merged.sources.first().map_or("", |s| s.text.as_str());
         warnings.extend(coded(display, text, &scenario));
         crate::scenario::redact::diagnostics(&mut warnings, &texts);
         return Ok(Loaded {
