@@ -435,6 +435,30 @@ mod grammar {
         }
     }
 
+    proptest! {
+        #![proptest_config(Config {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(5000),
+            rng_seed: RngSeed::Fixed(0x5ca9_0012),
+            failure_persistence: None,
+            ..Config::default()
+        })]
+        /// Byte soup of YAML's punctuation: no panic, and agreement whenever the scanner reads it.
+        #[test]
+        fn any_text_is_read_as_serde_norway_reads_it_or_given_up(
+            tokens in proptest::collection::vec(pick(SOUP), 0..60)
+        ) {
+            let doc = tokens.concat();
+            super::agrees(&doc);
+            let _ = crate::scenario::yaml::scanned::<crate::scenario::file::ScenarioFile>(&doc);
+        }
+    }
+
+    /// The pieces of [`any_text_is_read_as_serde_norway_reads_it_or_given_up`]'s texts.
+    const SOUP: &[&str] = &[
+        "a", "b", "1", "-", ":", ": ", "#", " ", "  ", "\n", "\n  ", "\n- ", "[", "]", "{", "}",
+        ",", "'", "\"", "\\", "é", "\t", "~", "null", "true", "x: ", "- a: ", "\r", "&", "*",
+    ];
+
     /// The grammar is not vacuous: many of its documents are the scanner's, many are not.
     #[test]
     fn the_grammar_makes_both_kinds_of_documents() {
