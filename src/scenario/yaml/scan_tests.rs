@@ -518,3 +518,24 @@ fn many_keys_are_checked_for_duplicates_without_quadratic_time() {
     assert!(scanned::<V>(&dup_early).is_none());
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }
+
+/// libyaml breaks lines at U+2028 and U+2029 (and NEL), YAML 1.2's saphyr-parser does not: the
+/// saphyr path used to read `a: x\u{2028}y` as one string where serde_norway reports an error at
+/// 3:1, and `a: x\u{2029}` as `"x\u{2029}"` where serde_norway reads `"x"`. Both fast paths give up.
+#[test]
+fn unicode_line_breaks_are_left_to_serde_norway() {
+    for doc in [
+        "a: x\u{2028}y\n",
+        "a: x\u{2029}\n",
+        "a: \"x\u{2028}y\"\n",
+        "a: x\u{85}y\n",
+    ] {
+        assert!(scanned::<V>(doc).is_none(), "{doc:?}");
+        assert!(streamed::<V>(doc).is_none(), "{doc:?}");
+        assert_eq!(
+            super::super::parse::<V>(doc),
+            slow_parse::<V>(doc),
+            "{doc:?}"
+        );
+    }
+}
