@@ -260,41 +260,8 @@ struct Loader<'b> {
     /// Problems located in other files (a JWKS, a private JWK): their own line and column.
     extra: Vec<Diagnostic>,
 }
-fn path(segs: &[Seg]) -> Vec<Seg> {
-    segs.to_vec()
-}
-
-/// The path of `key` inside the value at `at`.
-fn child(at: &[Seg], key: &str) -> Vec<Seg> {
-    let mut p = at.to_vec();
-    p.push(Seg::from(key));
-    p
-}
-
-/// Where a reference sits, made into a path only when a problem is reported there: a large file
-/// resolves hundreds of thousands of references and builds a path for a handful.
-trait Place {
-    fn path(self) -> Vec<Seg>;
-}
-
-impl Place for Vec<Seg> {
-    fn path(self) -> Vec<Seg> {
-        self
-    }
-}
-
-/// [`child`], lazily.
-#[derive(Clone, Copy)]
-struct Child<'a>(&'a [Seg], &'static str);
-
-impl Place for Child<'_> {
-    fn path(self) -> Vec<Seg> {
-        let mut p = Vec::with_capacity(self.0.len() + 1);
-        p.extend_from_slice(self.0);
-        p.push(Seg::name(self.1));
-        p
-    }
-}
+mod place;
+use place::{Child, Place, child, path};
 
 macro_rules! at {
     ($($seg:expr),* $(,)?) => { vec![$($crate::scenario::yaml::Seg::from($seg)),*] };
