@@ -108,6 +108,16 @@ pub fn merge(
     base: &Path,
     overrides: &[Override],
 ) -> Result<Merged, Vec<Diagnostic>> {
+    merge_owned(display, text.to_string(), base, overrides)
+}
+
+/// [`merge`] of a text the caller owns: kept as the root source without a copy.
+pub fn merge_owned(
+    display: &str,
+    text: String,
+    base: &Path,
+    overrides: &[Override],
+) -> Result<Merged, Vec<Diagnostic>> {
     let mut m = Merger {
         sources: Vec::new(),
         files: Vec::new(),
@@ -121,10 +131,10 @@ pub fn merge(
     };
     let root = Source {
         display: display.to_string(),
-        text: text.to_string(),
+        text,
     };
     let Some(mut root_file) = m.parse(&root, 0) else {
-        crate::scenario::redact::diagnostics(&mut m.problems, &[text]);
+        crate::scenario::redact::diagnostics(&mut m.problems, &[&root.text]);
         return Err(m.problems);
     };
     m.sources.push(root);

@@ -98,10 +98,9 @@ fn scan_line(line: &str, block: &mut Option<usize>, out: &mut Vec<String>) {
                 continue;
             }
             if !whole_string {
-                let value: String = strip_quotes(rest)
-                    .chars()
-                    .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | '#'))
-                    .collect();
+                let value = up_to(strip_quotes(rest), |c| {
+                    matches!(c, ',' | '}' | '"' | '\'' | '#')
+                });
                 push(out, value.trim());
             } else if !rest.starts_with('{') {
                 // Written as one string (`push: "URL TOKEN"`): every word of it.
@@ -111,11 +110,10 @@ fn scan_line(line: &str, block: &mut Option<usize>, out: &mut Vec<String>) {
                     }
                 }
             } else if let Some(u) = rest.find("url:") {
-                let url: String = strip_quotes(rest[u + 4..].trim())
-                    .chars()
-                    .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | ' '))
-                    .collect();
-                push(out, &url);
+                let url = up_to(strip_quotes(rest[u + 4..].trim()), |c| {
+                    matches!(c, ',' | '}' | '"' | '\'' | ' ')
+                });
+                push(out, url);
             }
         }
     }
@@ -128,6 +126,11 @@ fn scan_line(line: &str, block: &mut Option<usize>, out: &mut Vec<String>) {
             strip_quotes(strip_anchor(v.trim())).trim_end_matches(['"', '\'']),
         );
     }
+}
+
+/// `s` up to its first character that `stop`s it (a slice, not a copy).
+fn up_to(s: &str, stop: impl Fn(char) -> bool) -> &str {
+    &s[..s.find(stop).unwrap_or(s.len())]
 }
 
 fn push(out: &mut Vec<String>, word: &str) {

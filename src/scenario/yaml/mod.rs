@@ -1,8 +1,11 @@
 //! The one module that touches YAML.
 //!
 //! Scenario files are parsed with `serde_norway` (the maintained fork of the archived `serde_yaml`,
-//! on the same libyaml port, with the same messages and positions) straight into the typed file model, so type errors,
-//! unknown keys and YAML syntax errors come back located by the parser itself. Problems found later
+//! on the same libyaml port, with the same messages and positions) straight into the typed file
+//! model, so type errors, unknown keys and YAML syntax errors come back located by the parser
+//! itself. Two faster readers come first ([`scan`], a byte scanner of the YAML scenario files are
+//! written in, then [`fast`], `saphyr-parser`'s events); each reads a file exactly as serde_norway
+//! would or gives up, and every error comes from serde_norway. Problems found later
 //! (a dangling reference, a duplicate name) are located with [`locate`], which walks the document
 //! again to the offending value.
 
