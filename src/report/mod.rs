@@ -8,6 +8,7 @@ pub mod handler_steps;
 pub mod html;
 mod html_tables;
 pub mod json;
+mod json_out;
 pub mod mermaid;
 pub mod pretty;
 pub mod table;
