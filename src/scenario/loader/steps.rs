@@ -16,7 +16,7 @@ impl Loader<'_> {
         names: &Names,
     ) -> TaskRef {
         match (task, task_id) {
-            (Some(alias), None) => TaskRef::Alias(self.alias_ref(child(at, "task"), &alias, names)),
+            (Some(alias), None) => TaskRef::Alias(self.alias_at(at, "task", &alias, names)),
             (None, Some(id)) => TaskRef::Id(id),
             (Some(_), Some(_)) => {
                 self.problem(
@@ -45,7 +45,7 @@ impl Loader<'_> {
         let at = at!["steps", i, step.kind()];
         match step {
             StepFile::Discover(d) => {
-                let caller = self.caller_ref(child(&at, "caller"), &d.caller, names);
+                let caller = self.caller_at(&at, "caller", &d.caller, names);
                 let limit = match d.limit {
                     None => None,
                     Some(l) if l >= 0 => Some(usize::try_from(l).unwrap_or(usize::MAX)),
@@ -69,27 +69,25 @@ impl Loader<'_> {
             StepFile::Send(s) => Step::Send(self.send(&at, s, false, names, aliases)),
             StepFile::Stream(s) => Step::Send(self.send(&at, s, true, names, aliases)),
             StepFile::Reply(r) => Step::Reply {
-                caller: self.caller_ref(child(&at, "caller"), &r.caller, names),
+                caller: self.caller_at(&at, "caller", &r.caller, names),
                 task: self.task_ref(&at, r.task, r.task_id, names),
                 message: self.message(&at, r.text, r.data),
             },
             StepFile::SetPushConfig(p) => Step::SetPushConfig {
-                caller: self.caller_ref(child(&at, "caller"), &p.caller, names),
+                caller: self.caller_at(&at, "caller", &p.caller, names),
                 task: self.task_ref(&at, p.task, p.task_id, names),
-                agent: p
-                    .agent
-                    .map(|a| self.agent_ref(child(&at, "agent"), &a, names)),
+                agent: p.agent.map(|a| self.agent_at(&at, "agent", &a, names)),
                 push: PushSpec {
                     url: p.url,
                     token: Secret::new(p.token.unwrap_or_default()),
                 },
             },
             StepFile::Cancel(t) => Step::Cancel {
-                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
+                caller: self.caller_at(&at, "caller", &t.caller, names),
                 task: self.task_ref(&at, t.task, t.task_id, names),
             },
             StepFile::Get(t) => Step::Get {
-                caller: self.caller_ref(child(&at, "caller"), &t.caller, names),
+                caller: self.caller_at(&at, "caller", &t.caller, names),
                 task: self.task_ref(&at, t.task, t.task_id, names),
             },
             StepFile::Wait(WaitStepFile::Ticks(n)) => Step::Wait(WaitSpec::Ticks(
@@ -110,11 +108,9 @@ impl Loader<'_> {
                 );
                 Step::Matrix { callers, agents }
             }
-            StepFile::Wait(WaitStepFile::Task(t)) => Step::Wait(WaitSpec::Task(self.alias_ref(
-                child(&at, "task"),
-                &t.task,
-                names,
-            ))),
+            StepFile::Wait(WaitStepFile::Task(t)) => {
+                Step::Wait(WaitSpec::Task(self.alias_at(&at, "task", &t.task, names)))
+            }
         }
     }
 
@@ -162,7 +158,7 @@ impl Loader<'_> {
         names: &mut Names,
         aliases: &mut Vec<String>,
     ) -> Send {
-        let caller = self.caller_ref(child(at, "caller"), &s.caller, names);
+        let caller = self.caller_at(at, "caller", &s.caller, names);
         let to = self.target(at, s.to, names);
         let context = match (s.context, s.context_of) {
             (None, None) => ContextSpec::Fresh,
@@ -172,9 +168,7 @@ impl Loader<'_> {
                 }
                 ContextSpec::Literal(c)
             }
-            (None, Some(alias)) => {
-                ContextSpec::Of(self.alias_ref(child(at, "context_of"), &alias, names))
-            }
+            (None, Some(alias)) => ContextSpec::Of(self.alias_at(at, "context_of", &alias, names)),
             (Some(_), Some(_)) => {
                 self.problem(
                     child(at, "context_of"),
@@ -197,12 +191,11 @@ impl Loader<'_> {
         });
         // The alias is defined after the step's own references are resolved: a step cannot name itself.
         let alias = s.alias.map(|name| {
-            let here = child(at, "as");
             if name.is_empty() {
-                self.problem(here, "an alias (`as`) must not be empty");
+                self.problem(child(at, "as"), "an alias (`as`) must not be empty");
             } else if names.aliases.contains_key(&name) {
                 self.problem(
-                    here,
+                    child(at, "as"),
                     format!("duplicate alias `{name}`: aliases are unique"),
                 );
             }
