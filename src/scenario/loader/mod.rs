@@ -25,15 +25,33 @@ pub fn load_path_with_warnings(path: &Path) -> Result<Loaded, LoadError> {
 
 /// [`load_path_with_warnings`] with `--set` overrides.
 pub fn load_path_with(path: &Path, overrides: &[Override]) -> Result<Loaded, LoadError> {
+    load_path_as(path, overrides, Warnings::Find)
+}
+
+/// [`load_path_with`], finding `check`'s warnings or not.
+pub fn load_path_as(
+    path: &Path,
+    overrides: &[Override],
+    warnings: Warnings,
+) -> Result<Loaded, LoadError> {
     let text = read(path)?;
     let base = path.parent().unwrap_or(Path::new("."));
-    load_str_with(
+    load_str_as(
         &path.display().to_string(),
         &text,
         base,
         default_name(path),
         overrides,
+        warnings,
     )
+}
+
+/// Whether a load looks for `check`'s warnings (handler bugs, laundering paths, look-alike ids)
+/// in a scenario that loaded. `run` and `serve` print none, so they skip the walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warnings {
+    Find,
+    Skip,
 }
 
 /// A scenario file's text, or a located error for a file that cannot be read or is not UTF-8.
@@ -116,6 +134,19 @@ pub fn load_str_with(
     default_name: String,
     overrides: &[Override],
 ) -> Result<Loaded, LoadError> {
+    load_str_as(display, text, base, default_name, overrides, Warnings::Find)
+}
+
+/// [`load_str_with`], finding `check`'s warnings or not: a scenario that loads loads the same
+/// either way, and the errors of one that does not are the same.
+pub fn load_str_as(
+    display: &str,
+    text: &str,
+    base: &Path,
+    default_name: String,
+    overrides: &[Override],
+    find: Warnings,
+) -> Result<Loaded, LoadError> {
     let mut merged = imports::merge(display, text, base, overrides)
         .map_err(|diagnostics| LoadError { diagnostics })?;
     let library = merged.file.steps.is_none();
@@ -147,6 +178,13 @@ pub fn load_str_with(
     scenario.overrides = overrides.iter().map(Override::shown).collect();
     let texts: Vec<&str> = merged.sources.iter().map(|s| s.text.as_str()).collect();
     if loader.problems.is_empty() && loader.extra.is_empty() {
+        if find == Warnings::Skip {
+            return Ok(Loaded {
+                scenario,
+                warnings: Vec::new(),
+                library,
+            });
+        }
         let mut warnings = locate_all(&merged, paths::warnings(&scenario));
         warnings.extend(coded(display, text, &scenario));
         crate::scenario::redact::diagnostics(&mut warnings, &texts);
