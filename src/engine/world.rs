@@ -148,8 +148,10 @@ impl<'s> World<'s> {
             caller_upstream.push(upstream);
             caller_chains.push(chains.push(upstream, c.sym));
         }
-        // Room for the common case (one task per send, a handful of events each), so the big logs
-        // do not regrow and copy themselves while the run goes.
+        // Room for twice the common case (one task per send, a handful of events each), so the big
+        // logs do not regrow and copy themselves while the run goes: a regrown log held its old
+        // copy and its new one at once (8 MiB of the peak on 100,000 steps, where nested
+        // delegations make 61,022 tasks of 59,404 sends). Room never written to costs no memory.
         let sends = scenario
             .steps
             .iter()
@@ -164,7 +166,7 @@ impl<'s> World<'s> {
             scenario,
             faults,
             ids: Ids::default(),
-            tasks: Vec::with_capacity(sends),
+            tasks: Vec::with_capacity(sends * 2),
             chains,
             steps: Vec::with_capacity(scenario.steps.len()),
             denials: Vec::new(),
@@ -173,11 +175,11 @@ impl<'s> World<'s> {
             push_urls: Vec::new(),
             push_hosts: Vec::new(),
             deliveries: Vec::new(),
-            calls: Vec::with_capacity(sends),
-            events: Vec::with_capacity(sends * 5),
+            calls: Vec::with_capacity(sends * 2),
+            events: Vec::with_capacity(sends * 10),
             alias_tasks: vec![None; scenario.aliases.len()],
             delegations: Vec::new(),
-            runs: Vec::with_capacity(sends),
+            runs: Vec::with_capacity(sends * 2),
             scheduler,
             step: 0,
             programs: scenario
