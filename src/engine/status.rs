@@ -9,6 +9,7 @@ use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
 use crate::engine::task::*;
+use crate::engine::world::ix32;
 use crate::engine::world::{Run, World};
 
 /// Why `set_status` refused a change.
@@ -140,13 +141,13 @@ impl<'s> World<'s> {
             end_event: first_event,
         });
         self.snapshot(call, task);
-        self.runs[task].call = Some(call);
+        self.runs[task].call = Some(ix32(call));
         call
     }
 
     /// Ends a task's open call with the task as it now is: the stream's last event.
     pub(crate) fn close_call(&mut self, task: TaskIx) {
-        if let Some(call) = self.runs[task].call.take() {
+        if let Some(call) = self.runs[task].call.take().map(|c| c as usize) {
             self.snapshot(call, task);
             self.calls[call].end_event = self.events.len();
         }
@@ -164,7 +165,7 @@ impl<'s> World<'s> {
 
     /// An event of the task's open call, if it has one.
     pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
-        if let Some(call) = self.runs[task].call {
+        if let Some(call) = self.runs[task].call.map(|c| c as usize) {
             self.events.push(Event::new(call, task, kind));
         }
     }

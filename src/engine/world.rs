@@ -82,29 +82,36 @@ pub struct World<'s> {
 }
 
 /// A task's place in its script and its ties to other work.
+/// Indices it keeps are stored in 32 bits (as stream events are): one of these is kept per task,
+/// and the run's logs never reach 2^32 entries.
 #[derive(Debug, Default)]
 pub(crate) struct Run {
     /// The op of its program to run next.
-    pub pc: usize,
+    pub pc: u32,
     /// Whether a turn of it is in the scheduler.
     pub queued: bool,
-    /// The call whose stream its events go to, while one is open.
-    pub call: Option<CallId>,
+    /// The [`CallId`] whose stream its events go to, while one is open.
+    pub call: Option<u32>,
     pub children: Vec<TaskIx>,
     /// The delegation that created it, and its member number there.
     pub via: Option<(DelegationIx, usize)>,
     /// Its handler's named results (`as`), by [`ResultIx`].
     pub results: Vec<Option<DelegationIx>>,
-    /// The delegation it is blocked on.
-    pub waiting_on: Option<DelegationIx>,
+    /// The [`DelegationIx`] it is blocked on.
+    pub waiting_on: Option<u32>,
     pub pending: Pending,
-    /// The delegation whose child's pause it took on (`on_pause: escalate`).
-    pub escalated: Option<DelegationIx>,
+    /// The [`DelegationIx`] whose child's pause it took on (`on_pause: escalate`).
+    pub escalated: Option<u32>,
     /// Index into its messages of the latest reply it received.
-    pub last_reply: Option<usize>,
+    pub last_reply: Option<u32>,
     /// How many times it has reached a pause or a terminal state: a blocking step waits for this
     /// to grow.
     pub resolutions: u64,
+}
+
+/// An index as a [`Run`] keeps it.
+pub(crate) fn ix32(ix: usize) -> u32 {
+    u32::try_from(ix).expect("a run's logs stay below 2^32 entries")
 }
 
 /// What a task's turn leaves it doing.
@@ -378,5 +385,16 @@ impl<'s> World<'s> {
     /// Whether a task has paused or ended at least `n` times.
     pub(crate) fn resolved(&self, task: TaskIx, n: u64) -> bool {
         self.runs[task].resolutions >= n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One of these is kept per task: a big run keeps tens of thousands.
+    #[test]
+    fn a_tasks_run_state_stays_compact() {
+        assert!(std::mem::size_of::<Run>() <= 128);
     }
 }
