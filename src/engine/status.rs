@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::engine::chain::ChainRef;
 use crate::engine::lifecycle::TaskState;
+use crate::engine::rare::Rare;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
@@ -78,7 +79,7 @@ impl<'s> World<'s> {
             artifacts: smallvec::SmallVec::new(),
             push: None,
             attempt: new.attempt,
-            decisions: Vec::new(),
+            decisions: Rare::new(),
             return_immediately: false,
             scopes: new.scopes,
             origin: new.origin,
@@ -119,7 +120,7 @@ impl<'s> World<'s> {
     }
 
     /// The callee's required scopes the originating caller lacks (authority.md §2).
-    fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Vec<crate::engine::symbols::Sym> {
+    fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Rare<crate::engine::symbols::Sym> {
         let held = &self.scenario.callers[origin].scopes;
         self.scenario.agents[agent]
             .required_scopes

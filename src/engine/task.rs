@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 use crate::engine::chain::ChainRef;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::Secret;
+use crate::engine::rare::Rare;
 use crate::engine::scenario::{AgentIx, ArtifactSpec, CallerIx, DataMap, Level};
 use crate::engine::symbols::Sym;
 
@@ -145,11 +146,12 @@ pub struct Task<'s> {
     pub history: SmallVec<[StatusEntry; 4]>,
     pub messages: SmallVec<[Message<'s>; 1]>,
     pub artifacts: SmallVec<[Artifact<'s>; 1]>,
-    pub push: Option<PushConfig>,
+    /// Boxed: few tasks have one, and every task carried its room.
+    pub push: Option<Box<PushConfig>>,
     /// Which attempt of its parent's delegation this task is (1 unless retried).
     pub attempt: u32,
     /// The `when` branches its handler took, in order.
-    pub decisions: Vec<Decision>,
+    pub decisions: Rare<Decision>,
     /// Created by a non-blocking send (`return_immediately: true`).
     pub return_immediately: bool,
     /// The scopes of the caller context that created it: the ones admission checked.
@@ -158,5 +160,5 @@ pub struct Task<'s> {
     pub origin: CallerIx,
     /// The agent's required scopes that `origin` does not hold: admitted only through an `own`
     /// hop (authority.md §2). Usually empty.
-    pub amplified: Vec<Sym>,
+    pub amplified: Rare<Sym>,
 }
