@@ -108,7 +108,7 @@ impl<'s> World<'s> {
                         id: self.ids.artifact,
                         name: spec.name.as_deref(),
                         text,
-                        data,
+                        data: data.map(DataRef::from),
                     };
                     self.add_artifact(task, artifact);
                 }
@@ -245,7 +245,7 @@ impl<'s> Parts<'s> {
                 self.texts.push(text.clone());
             }
             if let Some(data) = &a.data {
-                self.datas.push(data.clone());
+                self.datas.push(data.to_cow());
             }
         }
     }
