@@ -186,8 +186,9 @@ pub struct Task<'s> {
     pub classification: Level,
     pub state: TaskState,
     /// The status history: append-only, stored inline while short (the common path of
-    /// submitted → working → completed allocates nothing).
-    pub history: SmallVec<[StatusEntry; 4]>,
+    /// submitted → working → completed allocates nothing). Three inline, not four: a fourth
+    /// change usually brings a fifth (a pause and its answer), which spilled anyway.
+    pub history: SmallVec<[StatusEntry; 3]>,
     pub messages: SmallVec<[Message<'s>; 1]>,
     pub artifacts: SmallVec<[Artifact<'s>; 1]>,
     /// Boxed: few tasks have one, and every task carried its room.
