@@ -134,10 +134,10 @@ impl<'s> World<'s> {
     /// go to until it pauses or ends.
     pub(crate) fn open_call(&mut self, task: TaskIx) -> CallId {
         let call = self.calls.len();
-        let first_event = self.events.len();
+        let first_event = ix32(self.events.len());
         self.calls.push(Call {
-            task,
-            step: self.step,
+            task: ix32(task),
+            step: ix32(self.step),
             first_event,
             end_event: first_event,
         });
@@ -150,7 +150,7 @@ impl<'s> World<'s> {
     pub(crate) fn close_call(&mut self, task: TaskIx) {
         if let Some(call) = self.runs[task].call.take().map(|c| c as usize) {
             self.snapshot(call, task);
-            self.calls[call].end_event = self.events.len();
+            self.calls[call].end_event = ix32(self.events.len());
         }
     }
 

@@ -209,7 +209,7 @@ impl<'s> World<'s> {
     /// The events of one call, in order (its range of the run's events holds other calls' too).
     pub fn call_events(&self, call: CallId) -> impl Iterator<Item = &Event> + Clone {
         let c = &self.calls[call];
-        self.events[c.first_event..c.end_event]
+        self.events[c.first_event as usize..c.end_event as usize]
             .iter()
             .filter(move |e| e.call() == call)
     }
