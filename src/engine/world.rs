@@ -92,7 +92,8 @@ pub(crate) struct Run {
     pub queued: bool,
     /// The [`CallId`] whose stream its events go to, while one is open.
     pub call: Option<u32>,
-    pub children: Vec<TaskIx>,
+    /// Its child tasks, in creation order: most tasks have none.
+    pub children: crate::engine::rare::Rare<TaskIx>,
     /// The delegation that created it, and its member number there.
     pub via: Option<(DelegationIx, usize)>,
     /// Its handler's named results (`as`), by [`ResultIx`].
@@ -395,6 +396,6 @@ mod tests {
     /// One of these is kept per task: a big run keeps tens of thousands.
     #[test]
     fn a_tasks_run_state_stays_compact() {
-        assert!(std::mem::size_of::<Run>() <= 128);
+        assert!(std::mem::size_of::<Run>() <= 112);
     }
 }
