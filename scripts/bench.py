@@ -78,7 +78,7 @@ def main():
         counts = []
         for k in (10_000, 20_000):
             r = subprocess.run(
-                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=a2a_sim::world::run*",
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=a2a_sim::engine::world::run_with",
                  os.path.join(BIN, "examples", "delegations"), str(k)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
             counts.append(int(re.search(r"Collected : (\d+)", r.stderr).group(1)))
@@ -93,6 +93,20 @@ def main():
     report(f"run/check on {steps:,} steps, 200 agents", f"{run:.3f}s / {check:.3f}s = {run / check:.2f}x", "<= 2x", run <= 2 * check)
     mb = os.path.getsize(big) / 1e6
     report(f"check throughput on {steps:,} steps ({mb:.1f} MB of YAML)", f"{mb / check:.1f} MB/s", ">= 50 MB/s", mb / check >= 50)
+
+    # Where run --format json spends its instructions after the YAML is read: building the engine's
+    # scenario, the engine, the report (callgrind on 10,000 steps; info, not a target).
+    if shutil.which("valgrind"):
+        f = gen("gen-10000.yaml", "--seed", "1", "--agents", "200", "--steps", "10000")
+        parts = {}
+        for name, fn in (("all", None), ("loader", "a2a_sim::scenario::loader::Loader::scenario"),
+                         ("engine", "a2a_sim::engine::world::run_with"), ("report", "a2a_sim::report::json::write*")):
+            toggle = [f"--toggle-collect={fn}"] if fn else []
+            r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *toggle, *sim("run", "--format", "json", f)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+            parts[name] = int(re.search(r"Collected : (\d+)", r.stderr).group(1))
+        print("info  instructions of run --format json on 10,000 steps (callgrind): "
+              + ", ".join(f"{k} {v / 1e6:,.0f}M" for k, v in parts.items()), flush=True)
 
     # 2a. Against the naive reference model (scripts/baseline_model.py: PyYAML's C loader, dicts,
     # json.dump) on the same file: run --format json takes at most 1/100 of its time. The model
@@ -150,6 +164,10 @@ def main():
            "about 2x each (linear)", m_full / m_half <= 2.3 and m_double / m_full <= 2.3)
     if not QUICK:
         report(f"peak memory of run --format json on {steps:,} steps", f"{m_full / 1024:.0f} MiB", "<= 64 MiB", m_full <= 64 * 1024)
+    # check's peak, for comparison: loading and check's walks alone (run skips the walks).
+    c_half, c_full, c_double = (peak_kb(sim("check", f)) for f in (half, big, double))
+    print(f"info  peak memory of check, {steps // 2:,} -> {steps:,} -> {steps * 2:,} steps: "
+          f"{c_half / 1024:.0f} MiB -> {c_full / 1024:.0f} MiB -> {c_double / 1024:.0f} MiB", flush=True)
 
     # The peer, for scale (not a target): the official A2A Python SDK on the same path.
     venv_python = os.path.join(ROOT, "target", "conformance-venv", "bin", "python")

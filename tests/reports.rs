@@ -11,7 +11,7 @@ use a2a_sim::engine::record::{StepRecord, StepResult};
 use a2a_sim::engine::scenario::{
     Cond, DataTest, HandlerStep, Outcome, Scenario, Step, Subject, Test, ValueTest, WaitSpec, When,
 };
-use a2a_sim::engine::task::{Artifact, Branch, Decision};
+use a2a_sim::engine::task::{Artifact, Branch, DataRef, Decision};
 use a2a_sim::engine::world::{self, World};
 use a2a_sim::protocol::export;
 use a2a_sim::protocol::version::A2aVersion;
@@ -295,7 +295,7 @@ fn an_artifact_made_from_results_owns_its_parts_in_every_output() {
         id: 9,
         name: Some("screening"),
         text: Some(Cow::Owned("1 possible match\n\nlist SDN".into())),
-        data: Some(Cow::Owned(data)),
+        data: Some(DataRef::Owned(Box::new(data))),
     });
     assert_eq!(
         report(&w)["tasks"][0]["artifacts"],

@@ -34,26 +34,37 @@ pub(super) fn load(
     file: &std::path::Path,
     overrides: &[Override],
 ) -> Result<loader::Loaded, LoadError> {
+    load_as(file, overrides, loader::Warnings::Find)
+}
+
+/// [`load`], finding `check`'s warnings or not.
+fn load_as(
+    file: &std::path::Path,
+    overrides: &[Override],
+    warnings: loader::Warnings,
+) -> Result<loader::Loaded, LoadError> {
     if file.as_os_str() == "-" {
         let text = stdin_text()?;
-        loader::load_str_with(
+        loader::load_string_as(
             STDIN,
-            text,
+            text.to_string(),
             std::path::Path::new("."),
             "stdin".into(),
             overrides,
+            warnings,
         )
     } else {
-        loader::load_path_with(file, overrides)
+        loader::load_path_as(file, overrides, warnings)
     }
 }
 
-/// [`load`] for `run`: a library (no `steps`) has nothing to run.
+/// [`load`] for `run` and `serve`: a library (no `steps`) has nothing to run. Neither prints
+/// `check`'s warnings, so they are not looked for.
 pub(super) fn load_for_run(
     file: &std::path::Path,
     overrides: &[Override],
 ) -> Result<crate::engine::scenario::Scenario, LoadError> {
-    let loaded = load(file, overrides)?;
+    let loaded = load_as(file, overrides, loader::Warnings::Skip)?;
     if loaded.library {
         let name = if file.as_os_str() == "-" {
             STDIN.to_string()

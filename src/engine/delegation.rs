@@ -10,6 +10,7 @@ use crate::engine::scenario::*;
 use crate::engine::scheduler::{Activity, DelegationIx};
 use crate::engine::status::NewTask;
 use crate::engine::task::*;
+use crate::engine::world::ix32;
 use crate::engine::world::{Next, World};
 
 /// How a delegation ended, in one word.
@@ -94,17 +95,18 @@ impl std::fmt::Display for Outcome {
     }
 }
 
-/// What a task's next turn must handle first.
+/// What a task's next turn must handle first: each names a [`DelegationIx`], kept in 32 bits
+/// as a task's run keeps its indices.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub enum Pending {
     #[default]
     None,
     /// The delegation resolved: take its outcome.
-    Outcome(DelegationIx),
+    Outcome(u32),
     /// The attempt failed and another is due: make it.
-    Retry(DelegationIx),
+    Retry(u32),
     /// The child paused: give a scripted reply, or escalate.
-    ChildPaused(DelegationIx),
+    ChildPaused(u32),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -208,7 +210,7 @@ impl<'s> World<'s> {
             }
             results[r] = Some(ix);
         }
-        self.runs[task].waiting_on = Some(ix);
+        self.runs[task].waiting_on = Some(ix32(ix));
         self.attempt(task, ix)
     }
 
@@ -267,7 +269,7 @@ impl<'s> World<'s> {
             }
             results[r] = Some(ix);
         }
-        self.runs[task].waiting_on = Some(ix);
+        self.runs[task].waiting_on = Some(ix32(ix));
         let targets: Vec<Cow<'s, Target>> = match &f.to {
             FanTargets::List(list) => list.iter().map(Cow::Borrowed).collect(),
             FanTargets::Ranking { tags, limit } => {
@@ -435,7 +437,7 @@ impl<'s> World<'s> {
             && (d.replies_given < spec.replies.len() || spec.on_pause == OnPause::Escalate)
         {
             // The answer comes in the delegating task's next turn.
-            self.runs[parent].pending = Pending::ChildPaused(ix);
+            self.runs[parent].pending = Pending::ChildPaused(ix32(ix));
             let clock = self.clock();
             return self.wake(parent, clock);
         }
@@ -512,13 +514,13 @@ impl<'s> World<'s> {
                 .retry
                 .backoff
                 .saturating_mul(1u64.checked_shl(k - 2).unwrap_or(u64::MAX));
-            self.runs[parent].pending = Pending::Retry(ix);
+            self.runs[parent].pending = Pending::Retry(ix32(ix));
             return self.wake(parent, clock.saturating_add(wait));
         }
         self.delegations[ix].outcome = Some(outcome);
-        self.runs[parent].pending = Pending::Outcome(ix);
+        self.runs[parent].pending = Pending::Outcome(ix32(ix));
         // An escalated parent stays paused; its next turn takes the outcome.
-        if self.runs[parent].escalated == Some(ix) {
+        if self.runs[parent].escalated == Some(ix32(ix)) {
             self.runs[parent].escalated = None;
         }
         self.wake(parent, clock);

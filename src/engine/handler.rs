@@ -10,6 +10,7 @@ use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::status::IllegalTransition;
 use crate::engine::task::*;
+use crate::engine::world::ix32;
 use crate::engine::world::{Next, World};
 
 impl<'s> World<'s> {
@@ -22,12 +23,12 @@ impl<'s> World<'s> {
             Pending::None => {}
             Pending::Outcome(d) => {
                 // A failure is this turn's status change; otherwise the next step runs in it.
-                if let Some(next) = self.take_outcome(task, d) {
+                if let Some(next) = self.take_outcome(task, d as usize) {
                     return next;
                 }
             }
-            Pending::Retry(d) => return self.attempt(task, d),
-            Pending::ChildPaused(d) => return self.answer_pause(task, d),
+            Pending::Retry(d) => return self.attempt(task, d as usize),
+            Pending::ChildPaused(d) => return self.answer_pause(task, d as usize),
         }
         if self.runs[task].waiting_on.is_some() {
             return Next::Stop;
@@ -39,16 +40,16 @@ impl<'s> World<'s> {
     fn step(&mut self, task: TaskIx) -> Next {
         let agent = self.tasks[task].agent;
         loop {
-            let pc = self.runs[task].pc;
+            let pc = self.runs[task].pc as usize;
             let Some(op) = self.programs[agent].get(pc).copied() else {
                 return self.script_ran_out(task);
             };
             match op {
-                Op::Jump(to) => self.runs[task].pc = to,
+                Op::Jump(to) => self.runs[task].pc = ix32(to),
                 Op::Branch { n, when, otherwise } => {
                     let taken = conditions::holds(&when.cond, &mut |s| self.facts(task, s));
                     let branch = if taken { Branch::Then } else { Branch::Else };
-                    self.runs[task].pc = if taken { pc + 1 } else { otherwise };
+                    self.runs[task].pc = ix32(if taken { pc + 1 } else { otherwise });
                     let tick = self.clock();
                     self.tasks[task].decisions.push(Decision {
                         handler_step: n,
@@ -57,7 +58,7 @@ impl<'s> World<'s> {
                     });
                 }
                 Op::Step { n, step } => {
-                    self.runs[task].pc = pc + 1;
+                    self.runs[task].pc = ix32(pc + 1);
                     return self.run_step_of(task, n, step);
                 }
             }
@@ -107,7 +108,7 @@ impl<'s> World<'s> {
                         id: self.ids.artifact,
                         name: spec.name.as_deref(),
                         text,
-                        data,
+                        data: data.map(DataRef::from),
                     };
                     self.add_artifact(task, artifact);
                 }
@@ -191,7 +192,10 @@ impl<'s> World<'s> {
         };
         match subject {
             Subject::Input => message(0),
-            Subject::Reply => self.runs[task].last_reply.map(message).unwrap_or_default(),
+            Subject::Reply => self.runs[task]
+                .last_reply
+                .map(|i| message(i as usize))
+                .unwrap_or_default(),
             Subject::Result(r) => match self.result_of(task, r) {
                 Some(d) => self.delegation_facts(d),
                 None => Facts::default(),
@@ -241,7 +245,7 @@ impl<'s> Parts<'s> {
                 self.texts.push(text.clone());
             }
             if let Some(data) = &a.data {
-                self.datas.push(data.clone());
+                self.datas.push(data.to_cow());
             }
         }
     }

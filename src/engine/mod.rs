@@ -16,6 +16,7 @@ pub mod outage;
 pub mod program;
 pub mod push;
 mod push_config;
+pub mod rare;
 pub mod record;
 mod resolution;
 pub mod scenario;

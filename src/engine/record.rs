@@ -94,14 +94,17 @@ pub struct Push {
     pub state: TaskState,
 }
 
-/// One call that streams: a send, stream, reply, or a handler's nested delegation.
+/// One call that streams: a send, stream, reply, or a handler's nested delegation. Stored in 32
+/// bits a field, as events are: a run records one per task and more.
 #[derive(Debug, Clone, Copy)]
 pub struct Call {
-    pub task: TaskIx,
-    pub step: usize,
+    /// The [`TaskIx`].
+    pub task: u32,
+    /// The 1-based driver step.
+    pub step: u32,
     /// Where the call's events lie in `World::events` (interleaved with nested calls' events).
-    pub first_event: usize,
-    pub end_event: usize,
+    pub first_event: u32,
+    pub end_event: u32,
 }
 
 pub type CallId = usize;

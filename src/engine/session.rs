@@ -52,8 +52,8 @@ impl<'s> World<'s> {
             .iter()
             .enumerate()
             .rev()
-            .take_while(|(_, c)| c.step == self.step)
-            .filter(|(_, c)| c.task == task)
+            .take_while(|(_, c)| c.step as usize == self.step)
+            .filter(|(_, c)| c.task as usize == task)
             .last()
             .map(|(i, _)| i)
     }
@@ -64,8 +64,9 @@ impl<'s> World<'s> {
     /// Each with its index in `World::events`.
     pub fn relayed_events(&self, call: CallId) -> impl Iterator<Item = (usize, &Event)> {
         let c = &self.calls[call];
-        (c.first_event..c.end_event)
-            .zip(&self.events[c.first_event..c.end_event])
+        let span = c.first_event as usize..c.end_event as usize;
+        span.clone()
+            .zip(&self.events[span])
             .filter(move |(_, e)| self.calls[e.call()].step == c.step)
     }
 

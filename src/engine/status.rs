@@ -5,10 +5,12 @@ use std::borrow::Cow;
 
 use crate::engine::chain::ChainRef;
 use crate::engine::lifecycle::TaskState;
+use crate::engine::rare::Rare;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
 use crate::engine::task::*;
+use crate::engine::world::ix32;
 use crate::engine::world::{Run, World};
 
 /// Why `set_status` refused a change.
@@ -77,7 +79,7 @@ impl<'s> World<'s> {
             artifacts: smallvec::SmallVec::new(),
             push: None,
             attempt: new.attempt,
-            decisions: Vec::new(),
+            decisions: Rare::new(),
             return_immediately: false,
             scopes: new.scopes,
             origin: new.origin,
@@ -118,7 +120,7 @@ impl<'s> World<'s> {
     }
 
     /// The callee's required scopes the originating caller lacks (authority.md §2).
-    fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Vec<crate::engine::symbols::Sym> {
+    fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Rare<crate::engine::symbols::Sym> {
         let held = &self.scenario.callers[origin].scopes;
         self.scenario.agents[agent]
             .required_scopes
@@ -132,23 +134,23 @@ impl<'s> World<'s> {
     /// go to until it pauses or ends.
     pub(crate) fn open_call(&mut self, task: TaskIx) -> CallId {
         let call = self.calls.len();
-        let first_event = self.events.len();
+        let first_event = ix32(self.events.len());
         self.calls.push(Call {
-            task,
-            step: self.step,
+            task: ix32(task),
+            step: ix32(self.step),
             first_event,
             end_event: first_event,
         });
         self.snapshot(call, task);
-        self.runs[task].call = Some(call);
+        self.runs[task].call = Some(ix32(call));
         call
     }
 
     /// Ends a task's open call with the task as it now is: the stream's last event.
     pub(crate) fn close_call(&mut self, task: TaskIx) {
-        if let Some(call) = self.runs[task].call.take() {
+        if let Some(call) = self.runs[task].call.take().map(|c| c as usize) {
             self.snapshot(call, task);
-            self.calls[call].end_event = self.events.len();
+            self.calls[call].end_event = ix32(self.events.len());
         }
     }
 
@@ -164,7 +166,7 @@ impl<'s> World<'s> {
 
     /// An event of the task's open call, if it has one.
     pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
-        if let Some(call) = self.runs[task].call {
+        if let Some(call) = self.runs[task].call.map(|c| c as usize) {
             self.events.push(Event::new(call, task, kind));
         }
     }

@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 use crate::engine::chain::ChainRef;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::Secret;
+use crate::engine::rare::Rare;
 use crate::engine::scenario::{AgentIx, ArtifactSpec, CallerIx, DataMap, Level};
 use crate::engine::symbols::Sym;
 
@@ -77,7 +78,51 @@ pub struct Artifact<'s> {
     /// Absent, or non-empty.
     pub text: Option<Cow<'s, str>>,
     /// Absent, or a non-empty mapping.
-    pub data: Option<Cow<'s, DataMap>>,
+    pub data: Option<DataRef<'s>>,
+}
+
+/// An artifact's data: the handler's own mapping, borrowed (the common case), or one merged from
+/// results. Two words, where a `Cow` of a mapping is ten and every task kept room for one inline.
+#[derive(Debug, Clone)]
+pub enum DataRef<'s> {
+    Borrowed(&'s DataMap),
+    Owned(Box<DataMap>),
+}
+
+impl std::ops::Deref for DataRef<'_> {
+    type Target = DataMap;
+
+    fn deref(&self) -> &DataMap {
+        match self {
+            DataRef::Borrowed(d) => d,
+            DataRef::Owned(d) => d,
+        }
+    }
+}
+
+impl<'s> From<Cow<'s, DataMap>> for DataRef<'s> {
+    fn from(data: Cow<'s, DataMap>) -> Self {
+        match data {
+            Cow::Borrowed(d) => DataRef::Borrowed(d),
+            Cow::Owned(d) => DataRef::Owned(Box::new(d)),
+        }
+    }
+}
+
+impl<'s> DataRef<'s> {
+    /// As a `Cow`, borrowing for as long as the scenario when it is the handler's own.
+    pub fn to_cow(&self) -> Cow<'s, DataMap> {
+        match self {
+            DataRef::Borrowed(d) => Cow::Borrowed(d),
+            DataRef::Owned(d) => Cow::Owned((**d).clone()),
+        }
+    }
+}
+
+impl serde::Serialize for DataRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
 }
 
 impl<'s> Artifact<'s> {
@@ -87,7 +132,7 @@ impl<'s> Artifact<'s> {
             id,
             name: spec.name.as_deref(),
             text,
-            data: spec.data.as_ref().map(Cow::Borrowed),
+            data: spec.data.as_ref().map(DataRef::Borrowed),
         }
     }
 }
@@ -141,15 +186,17 @@ pub struct Task<'s> {
     pub classification: Level,
     pub state: TaskState,
     /// The status history: append-only, stored inline while short (the common path of
-    /// submitted → working → completed allocates nothing).
-    pub history: SmallVec<[StatusEntry; 4]>,
+    /// submitted → working → completed allocates nothing). Three inline, not four: a fourth
+    /// change usually brings a fifth (a pause and its answer), which spilled anyway.
+    pub history: SmallVec<[StatusEntry; 3]>,
     pub messages: SmallVec<[Message<'s>; 1]>,
     pub artifacts: SmallVec<[Artifact<'s>; 1]>,
-    pub push: Option<PushConfig>,
+    /// Boxed: few tasks have one, and every task carried its room.
+    pub push: Option<Box<PushConfig>>,
     /// Which attempt of its parent's delegation this task is (1 unless retried).
     pub attempt: u32,
     /// The `when` branches its handler took, in order.
-    pub decisions: Vec<Decision>,
+    pub decisions: Rare<Decision>,
     /// Created by a non-blocking send (`return_immediately: true`).
     pub return_immediately: bool,
     /// The scopes of the caller context that created it: the ones admission checked.
@@ -158,5 +205,40 @@ pub struct Task<'s> {
     pub origin: CallerIx,
     /// The agent's required scopes that `origin` does not hold: admitted only through an `own`
     /// hop (authority.md §2). Usually empty.
-    pub amplified: Vec<Sym>,
+    pub amplified: Rare<Sym>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn artifact_data_reads_and_serialises_as_the_mapping_it_holds() {
+        let mut map = DataMap::new();
+        map.insert("k".into(), serde_json::json!([1, "two"]));
+        let borrowed = DataRef::from(Cow::Borrowed(&map));
+        let owned = DataRef::from(Cow::Owned(map.clone()));
+        assert!(matches!(borrowed, DataRef::Borrowed(_)));
+        assert!(matches!(owned, DataRef::Owned(_)));
+        for d in [&borrowed, &owned] {
+            assert_eq!(**d, map);
+            assert_eq!(
+                serde_json::to_value(d).unwrap(),
+                serde_json::json!({"k": [1, "two"]})
+            );
+            assert_eq!(*d.to_cow(), map);
+        }
+        assert!(matches!(borrowed.to_cow(), Cow::Borrowed(_)));
+        assert_eq!(std::mem::size_of::<Option<DataRef>>(), 16);
+    }
+
+    #[test]
+    fn a_task_stays_compact() {
+        // One per task: a 100,000-step run keeps about 61,000.
+        assert!(
+            std::mem::size_of::<Task>() <= 400,
+            "{}",
+            std::mem::size_of::<Task>()
+        );
+    }
 }

@@ -10,13 +10,26 @@ use serde_json::Value;
 use crate::engine::conditions::{Subject, lookup};
 use crate::engine::scenario::DataMap;
 
-/// A handler text: plain (the common case, rendered as it is) or a template.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// A handler text: plain (the common case, rendered as it is) or a template. Three words: every
+/// `send` and `reply` step of a scenario holds one.
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct Text {
     /// Plain: the text itself. A template: its source, as written (for analyses that show it).
-    written: String,
-    /// Empty for plain text.
-    parts: Box<[Part]>,
+    written: Box<str>,
+    /// `None` for plain text; a template's parts are never empty.
+    parts: Option<Box<Parts>>,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct Parts(Box<[Part]>);
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Text")
+            .field("written", &&*self.written)
+            .field("parts", &self.parts())
+            .finish()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +49,8 @@ pub enum Field {
 impl Text {
     pub fn plain(text: String) -> Text {
         Text {
-            written: text,
-            parts: Box::new([]),
+            written: text.into_boxed_str(),
+            parts: None,
         }
     }
 
@@ -54,8 +67,8 @@ impl Text {
             return Text::plain(text);
         }
         Text {
-            written,
-            parts: parts.into_boxed_slice(),
+            written: written.into_boxed_str(),
+            parts: Some(Box::new(Parts(parts.into_boxed_slice()))),
         }
     }
 
@@ -64,7 +77,7 @@ impl Text {
     }
 
     pub fn parts(&self) -> &[Part] {
-        &self.parts
+        self.parts.as_deref().map_or(&[], |p| &p.0)
     }
 
     /// The text with each reference replaced by its value: a string as it is, any other value
@@ -74,11 +87,11 @@ impl Text {
         &'t self,
         mut subject: impl FnMut(Subject) -> (Option<Cow<'t, str>>, Option<Cow<'t, DataMap>>),
     ) -> Cow<'t, str> {
-        if self.parts.is_empty() {
+        let Some(parts) = &self.parts else {
             return Cow::Borrowed(&self.written);
-        }
+        };
         let mut out = String::new();
-        for part in self.parts.iter() {
+        for part in parts.0.iter() {
             match part {
                 Part::Literal(s) => out.push_str(s),
                 Part::Ref(s, Field::Text) => {
@@ -122,6 +135,56 @@ impl From<String> for Text {
 
 impl PartialEq<&str> for Text {
     fn eq(&self, other: &&str) -> bool {
-        self.written == *other
+        &*self.written == *other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_three_words_and_renders_as_it_is() {
+        assert_eq!(
+            std::mem::size_of::<Text>(),
+            3 * std::mem::size_of::<usize>()
+        );
+        for s in ["", "Request 1: please screen documents", "é ☃ {{not a ref"] {
+            let t = Text::from(s);
+            assert_eq!(t.as_str(), s);
+            assert_eq!(&*t, s);
+            assert!(t.parts().is_empty());
+            assert!(matches!(t.render(|_| (None, None)), Cow::Borrowed(r) if r == s));
+            assert_eq!(t, Text::plain(s.to_string()));
+            assert!(t == s);
+        }
+        assert_eq!(Text::default(), Text::from(""));
+    }
+
+    #[test]
+    fn a_template_keeps_its_source_and_parts() {
+        let parts = vec![
+            Part::Literal("hello ".into()),
+            Part::Ref(Subject::Input, Field::Text),
+        ];
+        let t = Text::template("hello {{input.text}}".into(), parts.clone());
+        assert_eq!(t.as_str(), "hello {{input.text}}");
+        assert_eq!(t.parts(), &parts[..]);
+        let rendered = t.render(|_| (Some(Cow::Borrowed("you")), None));
+        assert_eq!(rendered, "hello you");
+        assert_ne!(t, Text::from("hello {{input.text}}"));
+        assert_eq!(t.clone(), t);
+        // Only literals: plain text.
+        let lit = Text::template("a{{x}}".into(), vec![Part::Literal("ab".into())]);
+        assert_eq!(lit, Text::from("ab"));
+        assert!(lit.parts().is_empty());
+    }
+
+    #[test]
+    fn debug_reads_as_before() {
+        assert_eq!(
+            format!("{:?}", Text::from("x\"")),
+            r#"Text { written: "x\"", parts: [] }"#
+        );
     }
 }

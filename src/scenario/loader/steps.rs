@@ -111,7 +111,7 @@ impl Loader<'_> {
                 Step::Matrix { callers, agents }
             }
             StepFile::Wait(WaitStepFile::Task(t)) => Step::Wait(WaitSpec::Task(self.alias_ref(
-                child(&at, "task"),
+                Child(&at, "task"),
                 &t.task,
                 names,
             ))),
