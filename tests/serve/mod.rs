@@ -579,6 +579,34 @@ fn root_agent_and_report_on_exit_after() {
     assert_eq!(steps[1]["result"]["task"], "task-1");
 }
 
+/// One HTTP request as a receiver reads it: the head, then the body its Content-Length names;
+/// `None` when the peer went away first (or never finished a TLS handshake).
+fn read_request(stream: &mut impl Read) -> Option<String> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = match stream.read(&mut chunk) {
+            Ok(n) if n > 0 => n,
+            _ => return None,
+        };
+        buf.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&buf).to_string();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let len = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length: ")
+                        .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                })
+                .unwrap_or(0);
+            if body.len() >= len {
+                return Some(text);
+            }
+        }
+    }
+}
+
 /// A webhook receiver on a free loopback port: every request it got, raw, through the channel.
 fn receiver() -> (String, std::sync::mpsc::Receiver<String>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -587,33 +615,12 @@ fn receiver() -> (String, std::sync::mpsc::Receiver<String>) {
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
-            let mut buf = Vec::new();
-            let mut chunk = [0u8; 4096];
-            // Head, then the body its Content-Length names.
-            loop {
-                let n = stream.read(&mut chunk).unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                buf.extend_from_slice(&chunk[..n]);
-                let text = String::from_utf8_lossy(&buf).to_string();
-                if let Some((head, body)) = text.split_once("\r\n\r\n") {
-                    let len = head
-                        .lines()
-                        .find_map(|l| {
-                            l.to_ascii_lowercase()
-                                .strip_prefix("content-length: ")
-                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                        })
-                        .unwrap_or(0);
-                    if body.len() >= len {
-                        break;
-                    }
-                }
-            }
+            let Some(buf) = read_request(&mut stream) else {
+                continue;
+            };
             let _ = stream
                 .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-            if tx.send(String::from_utf8_lossy(&buf).to_string()).is_err() {
+            if tx.send(buf).is_err() {
                 return;
             }
         }

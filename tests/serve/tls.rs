@@ -30,36 +30,15 @@ fn tls_receiver() -> (u16, String, std::sync::mpsc::Receiver<String>) {
             let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
             let conn = ServerConnection::new(config.clone()).unwrap();
             let mut tls = StreamOwned::new(conn, stream);
-            let mut buf = Vec::new();
-            let mut chunk = [0u8; 4096];
-            loop {
-                let n = match tls.read(&mut chunk) {
-                    Ok(n) if n > 0 => n,
-                    // A client that does not trust the certificate ends the handshake here.
-                    _ => break,
-                };
-                buf.extend_from_slice(&chunk[..n]);
-                let text = String::from_utf8_lossy(&buf).to_string();
-                if let Some((head, body)) = text.split_once("\r\n\r\n") {
-                    let len = head
-                        .lines()
-                        .find_map(|l| {
-                            l.to_ascii_lowercase()
-                                .strip_prefix("content-length: ")
-                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                        })
-                        .unwrap_or(0);
-                    if body.len() >= len {
-                        let _ = tls.write_all(
-                            b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                        );
-                        let _ = tls.flush();
-                        if tx.send(text).is_err() {
-                            return;
-                        }
-                        break;
-                    }
-                }
+            // A client that does not trust the certificate ends the handshake here.
+            let Some(text) = read_request(&mut tls) else {
+                continue;
+            };
+            let _ =
+                tls.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            let _ = tls.flush();
+            if tx.send(text).is_err() {
+                return;
             }
         }
     });
