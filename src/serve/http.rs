@@ -1,6 +1,7 @@
 //! The HTTP side: the listener and its shutdown (signals, `--exit-after`, `--idle-exit`), the
-//! cards, routing under `/agents/NAME/`, the body limit, the caller, and the HTTP+JSON binding
-//! (JSON-RPC is `jsonrpc.rs`; responses and streams `responses.rs`; webhooks `webhooks.rs`).
+//! cards, routing under `/agents/NAME/`, and the HTTP+JSON binding (JSON-RPC is `jsonrpc.rs`;
+//! a request's caller and body `request.rs`; responses and streams `responses.rs`; webhooks
+//! `webhooks.rs`).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -10,9 +11,7 @@ use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::CONTENT_LENGTH;
 use hyper::{Method, Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
@@ -22,6 +21,7 @@ use tokio::sync::{Notify, watch};
 use super::Options;
 use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
 use super::protocol::{self, Op};
+use super::request::{caller_of, read_body, url_decode};
 use super::responses::*;
 use super::sse::Streams;
 use super::{jsonrpc, webhooks};
@@ -34,21 +34,20 @@ pub(super) struct State {
     cards: Vec<Bytes>,
     /// Each agent's `defaultOutputModes`, as its card names them.
     pub(super) output_modes: Vec<Vec<String>>,
-    callers: HashMap<String, usize>,
+    pub(super) callers: HashMap<String, usize>,
     /// Verified callers by their bearer token (scenarios with `keys`).
-    bearers: HashMap<String, usize>,
-    keyed: bool,
+    pub(super) bearers: HashMap<String, usize>,
+    pub(super) keyed: bool,
     root: Option<usize>,
     tx: std::sync::Mutex<Sender<Job>>,
-    max_body: usize,
+    pub(super) max_body: usize,
     exit_after: Option<u64>,
     served: AtomicU64,
     /// Milliseconds since `start` of the last request's arrival.
     last: AtomicU64,
     start: Instant,
     stop: Notify,
-    /// Turns true when the server stops: paced streams then send what is left at once.
-    /// The live streams: stopping, and how many are open.
+    /// The live streams: whether the server is stopping, and how many are open.
     pub(super) streams: Streams,
 }
 
@@ -486,29 +485,6 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
     }
 }
 
-/// Percent-decoding; `plus`: a `+` is a space (a query's form encoding, not a path's).
-fn url_decode(s: &str, plus: bool) -> String {
-    let hex = |b: u8| (b as char).to_digit(16);
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' if plus => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    i += 2;
-                }
-                _ => out.push(b'%'),
-            },
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 pub(super) async fn ask(state: &State, req: Req) -> Answer {
     let (reply, answer) = tokio::sync::oneshot::channel();
     let sent = match state.tx.lock() {
@@ -531,86 +507,6 @@ pub(super) async fn ask(state: &State, req: Req) -> Answer {
         Err(_) => Answer::Error(Failure::new(
             FailureKind::Internal,
             "the server is stopping",
-        )),
-    }
-}
-
-fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize, Failure> {
-    let unauth = |m: String| Failure::new(FailureKind::Unauthenticated, m);
-    let header = |name| req.headers().get(name).and_then(|h| h.to_str().ok());
-    if req.headers().get_all("x-a2a-sim-caller").iter().count() > 1 {
-        return Err(unauth("one `X-A2A-Sim-Caller` header a request".into()));
-    }
-    let named = header("x-a2a-sim-caller");
-    if state.keyed {
-        // `Bearer` in any case (RFC 9110: the scheme is case-insensitive).
-        let bearer = header(hyper::header::AUTHORIZATION.as_str()).and_then(|h| {
-            let (scheme, token) = h.trim().split_once(' ')?;
-            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-        });
-        // The token itself is never echoed.
-        return match (bearer, named) {
-            (Some(t), _) => state.bearers.get(t).copied().ok_or_else(|| {
-                unauth("the bearer token is not one a scenario caller holds".into())
-            }),
-            // A caller without a token of its own is named, and meets the scenario's token
-            // policy as it does in `run`; one with a token must show it.
-            (None, Some(name)) => match state.callers.get(name) {
-                Some(&c) if !state.bearers.values().any(|&b| b == c) => Ok(c),
-                Some(_) => Err(unauth(format!(
-                    "caller `{name}` holds a token: send it as `Authorization: Bearer <JWT>`"
-                ))),
-                None => Err(unauth(format!(
-                    "`X-A2A-Sim-Caller: {name}` names no scenario caller"
-                ))),
-            },
-            (None, None) => Err(unauth(
-                "this scenario has keys: send `Authorization: Bearer <caller's JWT>`".into(),
-            )),
-        };
-    }
-    match named {
-        Some(name) => state.callers.get(name).copied().ok_or_else(|| {
-            unauth(format!(
-                "`X-A2A-Sim-Caller: {name}` names no scenario caller"
-            ))
-        }),
-        None => Err(unauth(
-            "no caller: send `X-A2A-Sim-Caller: NAME` naming a scenario caller".into(),
-        )),
-    }
-}
-
-async fn read_body(state: &State, req: Request<Incoming>) -> Result<Bytes, Response<Body>> {
-    let too_large = || {
-        json_response(
-            413,
-            &json!({"error": {"code": 413, "status": "RESOURCE_EXHAUSTED", "message": format!("the request body is over {} bytes", state.max_body)}}),
-        )
-    };
-    if let Some(len) = req
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|h| h.to_str().ok())
-        .and_then(|h| h.parse::<u64>().ok())
-        && len > state.max_body as u64
-    {
-        return Err(too_large());
-    }
-    match Limited::new(req.into_body(), state.max_body)
-        .collect()
-        .await
-    {
-        Ok(b) => Ok(b.to_bytes()),
-        Err(e)
-            if e.downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some() =>
-        {
-            Err(too_large())
-        }
-        Err(_) => Err(json_response(
-            400,
-            &json!({"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": "the request body could not be read"}}),
         )),
     }
 }

@@ -8,6 +8,7 @@ mod jsonrpc;
 mod owner;
 mod protocol;
 mod push_configs;
+mod request;
 mod responses;
 mod sse;
 mod subscriptions;

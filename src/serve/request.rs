@@ -1,0 +1,119 @@
+//! What a request brings besides its JSON: its caller (a named scenario caller or a bearer
+//! token), its body within the size limit, and percent-encoded path and query parts.
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::header::CONTENT_LENGTH;
+use hyper::{Request, Response};
+use serde_json::json;
+
+use super::http::State;
+use super::owner::{Failure, FailureKind};
+use super::responses::*;
+
+pub(super) fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize, Failure> {
+    let unauth = |m: String| Failure::new(FailureKind::Unauthenticated, m);
+    let header = |name| req.headers().get(name).and_then(|h| h.to_str().ok());
+    if req.headers().get_all("x-a2a-sim-caller").iter().count() > 1 {
+        return Err(unauth("one `X-A2A-Sim-Caller` header a request".into()));
+    }
+    let named = header("x-a2a-sim-caller");
+    if state.keyed {
+        // `Bearer` in any case (RFC 9110: the scheme is case-insensitive).
+        let bearer = header(hyper::header::AUTHORIZATION.as_str()).and_then(|h| {
+            let (scheme, token) = h.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+        });
+        // The token itself is never echoed.
+        return match (bearer, named) {
+            (Some(t), _) => state.bearers.get(t).copied().ok_or_else(|| {
+                unauth("the bearer token is not one a scenario caller holds".into())
+            }),
+            // A caller without a token of its own is named, and meets the scenario's token
+            // policy as it does in `run`; one with a token must show it.
+            (None, Some(name)) => match state.callers.get(name) {
+                Some(&c) if !state.bearers.values().any(|&b| b == c) => Ok(c),
+                Some(_) => Err(unauth(format!(
+                    "caller `{name}` holds a token: send it as `Authorization: Bearer <JWT>`"
+                ))),
+                None => Err(unauth(format!(
+                    "`X-A2A-Sim-Caller: {name}` names no scenario caller"
+                ))),
+            },
+            (None, None) => Err(unauth(
+                "this scenario has keys: send `Authorization: Bearer <caller's JWT>`".into(),
+            )),
+        };
+    }
+    match named {
+        Some(name) => state.callers.get(name).copied().ok_or_else(|| {
+            unauth(format!(
+                "`X-A2A-Sim-Caller: {name}` names no scenario caller"
+            ))
+        }),
+        None => Err(unauth(
+            "no caller: send `X-A2A-Sim-Caller: NAME` naming a scenario caller".into(),
+        )),
+    }
+}
+
+pub(super) async fn read_body(
+    state: &State,
+    req: Request<Incoming>,
+) -> Result<Bytes, Response<Body>> {
+    let too_large = || {
+        json_response(
+            413,
+            &json!({"error": {"code": 413, "status": "RESOURCE_EXHAUSTED", "message": format!("the request body is over {} bytes", state.max_body)}}),
+        )
+    };
+    if let Some(len) = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.parse::<u64>().ok())
+        && len > state.max_body as u64
+    {
+        return Err(too_large());
+    }
+    match Limited::new(req.into_body(), state.max_body)
+        .collect()
+        .await
+    {
+        Ok(b) => Ok(b.to_bytes()),
+        Err(e)
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
+            Err(too_large())
+        }
+        Err(_) => Err(json_response(
+            400,
+            &json!({"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": "the request body could not be read"}}),
+        )),
+    }
+}
+
+/// Percent-decoding; `plus`: a `+` is a space (a query's form encoding, not a path's).
+pub(super) fn url_decode(s: &str, plus: bool) -> String {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' if plus => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
