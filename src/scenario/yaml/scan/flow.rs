@@ -1,10 +1,8 @@
 //! Flow collections on one line: `{a: b, c: [x, y]}`, nested at most [`MAX_FLOW_DEPTH`] deep; no
 //! empty value, trailing comma, complex key or collection that goes on to the next line.
 
-use std::borrow::Cow;
-
 use super::super::de::{Ev, GiveUp, MAX_KEY, R};
-use super::{Scanner, is_blank_at, plain_start, skip_spaces};
+use super::{Scanner, is_blank_at, skip_spaces};
 
 /// Flow collections nested deeper than this are not ours (and [`super::super::de`] stops at 64
 /// anyway).
@@ -85,19 +83,7 @@ impl<'t> Scanner<'t> {
         if q >= end {
             return Err(GiveUp);
         }
-        let (text, after, plain) = match b[q] {
-            b'"' | b'\'' => {
-                let (text, after) = self.quoted(q, end)?;
-                (text, after, false)
-            }
-            _ => {
-                if !plain_start(b, q, end, true) {
-                    return Err(GiveUp);
-                }
-                let (text, after) = self.plain(q, end, true)?;
-                (Cow::Borrowed(text), after, true)
-            }
-        };
+        let (text, after, plain) = self.scalar(q, end, true)?;
         if after < end && b[after] == b':' {
             if !is_blank_at(b, after + 1, end) || after + 1 >= end || b[after - 1] == b' ' {
                 return Err(GiveUp);

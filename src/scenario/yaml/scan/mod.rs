@@ -27,7 +27,6 @@ mod flow;
 mod scalar;
 
 use super::fast::plain_text;
-use scalar::plain_start;
 
 /// `text` read as `T`, or `None` when the other paths must read it.
 pub(super) fn parse<T: DeserializeOwned>(text: &str) -> Option<T> {
@@ -328,19 +327,7 @@ impl<'t> Scanner<'t> {
     /// key (then the position is after its `:`; else the rest of the line is blank or a comment).
     fn block_scalar(&mut self, p: usize, end: usize) -> R<(Ev<'t>, usize, bool)> {
         let b = self.b;
-        let (text, q, plain) = match b[p] {
-            b'"' | b'\'' => {
-                let (text, q) = self.quoted(p, end)?;
-                (text, q, false)
-            }
-            _ => {
-                if !plain_start(b, p, end, false) {
-                    return Err(GiveUp);
-                }
-                let (text, q) = self.plain(p, end, false)?;
-                (Cow::Borrowed(text), q, true)
-            }
-        };
+        let (text, q, plain) = self.scalar(p, end, false)?;
         if q < end && b[q] == b':' && is_blank_at(b, q + 1, end) {
             if q - p > MAX_KEY || b[q - 1] == b' ' {
                 return Err(GiveUp);

@@ -49,6 +49,25 @@ impl<'t> Scanner<'t> {
         Ok((text, if b.get(q) == Some(&b'#') { last } else { q }))
     }
 
+    /// A quoted or plain scalar at `p` (`flow`: inside a flow collection): its text, the
+    /// position after it, and whether it was plain (only a plain scalar resolves to a non-string).
+    pub(super) fn scalar(
+        &self,
+        p: usize,
+        end: usize,
+        flow: bool,
+    ) -> R<(Cow<'t, str>, usize, bool)> {
+        if matches!(self.b[p], b'"' | b'\'') {
+            let (text, after) = self.quoted(p, end)?;
+            return Ok((text, after, false));
+        }
+        if !plain_start(self.b, p, end, flow) {
+            return Err(GiveUp);
+        }
+        let (text, after) = self.plain(p, end, flow)?;
+        Ok((Cow::Borrowed(text), after, true))
+    }
+
     /// A quoted scalar at `p`, closed on its line: its text and the position after it.
     pub(super) fn quoted(&self, p: usize, end: usize) -> R<(Cow<'t, str>, usize)> {
         if self.b[p] == b'\'' {
