@@ -458,7 +458,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
             let stream = matches!(op, Op::Stream | Op::Subscribe);
             match ask(state, req).await {
                 // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
-                Answer::Task(t) if stream => sse([stream_task(t, version)]),
+                Answer::Task(t) if stream => sse([owner::as_stream_event(t, version)]),
                 Answer::Task(t) => {
                     let t = protocol::trim_history(t, protocol::answer_history(op, &params));
                     match op {

@@ -5,7 +5,7 @@ use hyper::Response;
 use serde_json::{Value, json};
 
 use super::http::{State, ask};
-use super::owner::{Answer, Failure, FailureKind};
+use super::owner::{Answer, Failure, FailureKind, as_stream_event};
 use super::protocol::{self, Op};
 use super::responses::*;
 use crate::protocol::version::A2aVersion;
@@ -115,7 +115,7 @@ pub(super) async fn json_rpc(
     }
     let ok = envelope(id.clone());
     match answer {
-        Answer::Task(t) if stream => sse([ok(stream_task(t, v))]),
+        Answer::Task(t) if stream => sse([ok(as_stream_event(t, v))]),
         Answer::Task(t) => {
             let t = protocol::trim_history(t, protocol::answer_history(op, &params));
             match op {

@@ -188,7 +188,7 @@ fn notify(
             token: config.token.expose().to_string(),
             body: serde_json::to_vec(&body).unwrap_or_default(),
             attempts,
-            backoff: tick.saturating_mul(backoff.min(u32::MAX as u64) as u32),
+            backoff: ticks(tick, backoff),
             at: paced.map_or_else(Instant::now, |(start, idle)| {
                 start + ticks(tick, world.idle_at_tick(p.tick).saturating_sub(idle))
             }),
@@ -340,9 +340,14 @@ fn ticks(tick: Duration, n: u64) -> Duration {
 
 /// The task as it stands, as a stream event.
 pub fn task_event(world: &World, v: A2aVersion, ix: TaskIx) -> Value {
+    as_stream_event(export::task_value(world, v, ix), v)
+}
+
+/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
+pub fn as_stream_event(task: Value, v: A2aVersion) -> Value {
     match v {
-        A2aVersion::V1_0 => json!({"task": export::task_value(world, v, ix)}),
-        A2aVersion::V0_3 => export::task_value(world, v, ix),
+        A2aVersion::V1_0 => json!({ "task": task }),
+        A2aVersion::V0_3 => task,
     }
 }
 

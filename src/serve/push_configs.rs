@@ -46,14 +46,8 @@ impl PushConfigs {
     pub fn answer(&mut self, world: &mut World, q: &PushQuery) -> Answer {
         let agent = &world.scenario.agents[q.agent];
         // Capability first, as for setting one: an agent without push reveals no task ids.
-        if !agent.card.push_notifications {
-            return Answer::Error(Failure::new(
-                FailureKind::PushNotSupported,
-                format!(
-                    "push_not_supported: `{}` does not support push notifications",
-                    agent.name()
-                ),
-            ));
+        if let Some(f) = no_push(world, q.agent) {
+            return Answer::Error(f);
         }
         let Some(task) = parse_task_id(&q.task).filter(|&ix| {
             ix < world.tasks.len() && owns(world, q.caller, ix) && world.tasks[ix].agent == q.agent
@@ -113,15 +107,8 @@ pub fn refused_on_send(world: &World, step: &Step) -> Option<Failure> {
     let (Some(push), Target::Agent(agent)) = (&send.push, &send.to) else {
         return None;
     };
-    let card = &world.scenario.agents[*agent];
-    if !card.card.push_notifications {
-        return Some(Failure::new(
-            FailureKind::PushNotSupported,
-            format!(
-                "push_not_supported: `{}` does not support push notifications",
-                card.name()
-            ),
-        ));
+    if let Some(f) = no_push(world, *agent) {
+        return Some(f);
     }
     let (code, why) = world.check_push_target(push).err()?;
     let kind = match code {
@@ -129,6 +116,21 @@ pub fn refused_on_send(world: &World, step: &Step) -> Option<Failure> {
         _ => FailureKind::Internal,
     };
     Some(Failure::new(kind, format!("{}: {why}", code.as_str())))
+}
+
+/// The refusal of an agent whose card has no push capability (checked first: such an agent
+/// reveals nothing of its tasks).
+fn no_push(world: &World, agent: usize) -> Option<Failure> {
+    let agent = &world.scenario.agents[agent];
+    (!agent.card.push_notifications).then(|| {
+        Failure::new(
+            FailureKind::PushNotSupported,
+            format!(
+                "push_not_supported: `{}` does not support push notifications",
+                agent.name()
+            ),
+        )
+    })
 }
 
 /// A config in the version's shape, without its token.

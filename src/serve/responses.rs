@@ -13,7 +13,6 @@ use serde_json::{Value, json};
 use super::owner::{self, Failure};
 use super::protocol;
 use super::sse::{self, LiveBody, Streams};
-use crate::protocol::version::A2aVersion;
 
 pub(super) type Body = BoxBody<Bytes, Infallible>;
 
@@ -108,14 +107,6 @@ pub(super) fn rpc_failure(id: &Value, code: i64, message: &str) -> Value {
 /// JSON-RPC's success envelope for answers to the request `id`.
 pub(super) fn envelope(id: Value) -> impl Fn(Value) -> Value + Send + Sync + 'static {
     move |result| json!({"jsonrpc": "2.0", "id": id, "result": result})
-}
-
-/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
-pub(super) fn stream_task(t: Value, v: A2aVersion) -> Value {
-    match v {
-        A2aVersion::V1_0 => json!({ "task": t }),
-        A2aVersion::V0_3 => t,
-    }
 }
 
 pub(super) fn not_found(message: &str) -> Response<Body> {
