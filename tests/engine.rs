@@ -270,7 +270,7 @@ steps:
     let why = w.tasks[0]
         .history
         .last()
-        .and_then(|h| h.message)
+        .and_then(|h| h.message())
         .map(|m| w.tasks[0].messages[m].text.to_string());
     assert!(why.unwrap().contains("denied: scope"));
 }

@@ -97,7 +97,7 @@ fn a_crash_fails_every_task_the_agent_holds_and_refuses_until_restart() {
     assert_eq!(t.state.as_str(), "failed");
     let last = t.history.last().unwrap();
     assert_eq!(last.tick, 11);
-    assert_eq!(t.messages[last.message.unwrap()].text, "agent crashed");
+    assert_eq!(t.messages[last.message().unwrap()].text, "agent crashed");
     // Unavailable on [at, restart).
     for (clock, refused) in [(9, false), (10, true), (13, true), (14, false)] {
         let y = scenario(
@@ -173,10 +173,10 @@ fn a_crash_of_a_task_with_a_running_child_cancels_the_child_first() {
     let (c, p) = (child.history.last().unwrap(), pay.history.last().unwrap());
     assert!(c.tick < p.tick, "the child is canceled first");
     assert_eq!(
-        child.messages[c.message.unwrap()].text,
+        child.messages[c.message().unwrap()].text,
         "canceled: parent task-1 was canceled"
     );
-    assert_eq!(pay.messages[p.message.unwrap()].text, "agent crashed");
+    assert_eq!(pay.messages[p.message().unwrap()].text, "agent crashed");
 }
 
 #[test]

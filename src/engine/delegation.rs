@@ -391,7 +391,7 @@ impl<'s> World<'s> {
             parent: Some(task),
             context: None,
             text: self.render(task, &message.text),
-            data: message.data.as_ref(),
+            data: message.data.as_deref(),
             via: Some((ix, m)),
             attempt,
             scopes: ctx.scopes,

@@ -5,6 +5,10 @@ use std::cmp::Ordering;
 use crate::engine::admission::CallerContext;
 use crate::engine::scenario::{Agent, AgentIx};
 use crate::engine::symbols::Sym;
+use smallvec::SmallVec;
+
+/// Cards and their scores, in card order.
+type Scores = SmallVec<[(usize, u32); 32]>;
 
 /// One ranked card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,8 +92,10 @@ impl Directory {
     /// Each card with a skill sharing a tag with `tags` (a sorted set), and its score: the best
     /// single skill's overlap, not the sum — a specialist with one exact match outranks a
     /// generalist with many weak ones. In card order.
-    fn scores(&self, tags: &[Sym]) -> Vec<(usize, u32)> {
-        let mut hits: Vec<u32> = Vec::new();
+    fn scores(&self, tags: &[Sym]) -> Scores {
+        // On the stack: a query's hits are a few dozen (this ran once per discovery, 20,000 times
+        // in a large run).
+        let mut hits: SmallVec<[u32; 64]> = SmallVec::new();
         for tag in tags {
             if let Ok(i) = self.tags.binary_search_by_key(tag, |t| t.0) {
                 let (_, a, b) = self.tags[i];
@@ -99,7 +105,7 @@ impl Directory {
         // A skill's overlap is how often it was hit; a card's skills are consecutive, so after
         // sorting, each card's hits are one run.
         hits.sort_unstable();
-        let mut scores: Vec<(usize, u32)> = Vec::new();
+        let mut scores = Scores::new();
         for run in hits.chunk_by(|a, b| a == b) {
             let card = self.skill_card[run[0] as usize] as usize;
             let overlap = u32::try_from(run.len()).unwrap_or(u32::MAX);
@@ -124,22 +130,8 @@ pub fn discover(
     directory: &Directory,
     agents: &[Agent],
 ) -> Vec<Ranked> {
-    let cards = &directory.cards;
-    let better = |a: &Ranked, b: &Ranked| -> Ordering {
-        b.score
-            .cmp(&a.score)
-            .then_with(|| cards[a.agent].name_rank.cmp(&cards[b.agent].name_rank))
-    };
-    let candidates = directory
-        .scores(tags)
-        .into_iter()
-        .filter(|&(ix, _)| {
-            let card = &cards[ix];
-            card.sym != caller.agent_id
-                && card.tenant == caller.tenant
-                && card.clearance as usize >= caller.classification
-        })
-        .map(|(agent, score)| Ranked { agent, score });
+    let better = |a: &Ranked, b: &Ranked| directory.better(a, b);
+    let candidates = directory.candidates(caller, tags);
     let mut ranked: Vec<Ranked> = match limit {
         // Keep only the best `k` while scanning: memory is bounded by the limit, not the directory.
         Some(k) => {
@@ -166,16 +158,46 @@ pub fn discover(
     ranked
 }
 
-/// The best one: what `to: {discover: [tags]}` delegates to.
+/// The best one: what `to: {discover: [tags]}` delegates to (`discover` with a limit of 1,
+/// without its list).
 pub fn top(
     caller: &CallerContext,
     tags: &[Sym],
     directory: &Directory,
-    agents: &[Agent],
+    _agents: &[Agent],
 ) -> Option<AgentIx> {
-    discover(caller, tags, Some(1), directory, agents)
-        .first()
+    directory
+        .candidates(caller, tags)
+        .min_by(|a, b| directory.better(a, b))
         .map(|r| r.agent)
+}
+
+impl Directory {
+    /// The cards the caller may use that score above 0, in card order. Exclusions (the caller
+    /// itself, another tenant, cleared below the data) are applied here, before any ranking.
+    fn candidates(
+        &self,
+        caller: &CallerContext,
+        tags: &[Sym],
+    ) -> impl Iterator<Item = Ranked> + use<'_> {
+        let (agent_id, tenant, level) = (caller.agent_id, caller.tenant, caller.classification);
+        self.scores(tags)
+            .into_iter()
+            .filter(move |&(ix, _)| {
+                let card = &self.cards[ix];
+                card.sym != agent_id && card.tenant == tenant && card.clearance as usize >= level
+            })
+            .map(|(agent, score)| Ranked { agent, score })
+    }
+
+    /// Higher score first, then name order.
+    fn better(&self, a: &Ranked, b: &Ranked) -> Ordering {
+        b.score.cmp(&a.score).then_with(|| {
+            self.cards[a.agent]
+                .name_rank
+                .cmp(&self.cards[b.agent].name_rank)
+        })
+    }
 }
 
 #[cfg(test)]
@@ -216,7 +238,7 @@ mod tests {
                 .flat_map(|(c, skills)| skills.iter().map(move |s| (c as u32, &s[..])))
                 .collect();
             d.index(skills);
-            prop_assert_eq!(d.scores(&tags), scanned(&cards, &tags));
+            prop_assert_eq!(d.scores(&tags).to_vec(), scanned(&cards, &tags));
         }
     }
 }

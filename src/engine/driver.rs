@@ -199,7 +199,7 @@ impl<'s> World<'s> {
             parent: None,
             context,
             text: Cow::Borrowed(send.message.text.as_str()),
-            data: send.message.data.as_ref(),
+            data: send.message.data.as_deref(),
             via: None,
             attempt: 1,
             scopes: ctx.scopes.clone(),
@@ -307,7 +307,7 @@ impl<'s> World<'s> {
         self.reply_down(
             ix,
             Cow::Borrowed(message.text.as_str()),
-            message.data.as_ref(),
+            message.data.as_deref(),
         );
         self.run_until(|w| w.resolved(ix, before + 1));
         StepResult::Task {

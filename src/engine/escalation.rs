@@ -32,7 +32,7 @@ impl<'s> World<'s> {
                 return Next::Stop;
             }
             let text = self.render(task, &reply.text);
-            self.give_reply(child, text, reply.data.as_ref());
+            self.give_reply(child, text, reply.data.as_deref());
             return Next::Stop;
         }
         // Escalate: take the child's pause, with its latest status message, and wait for the owner.
@@ -60,7 +60,7 @@ impl<'s> World<'s> {
     fn latest_status_message(&self, task: TaskIx) -> Option<Cow<'s, str>> {
         let t = &self.tasks[task];
         let entry = t.history.last()?;
-        entry.message.map(|m| t.messages[m].text.clone())
+        entry.message().map(|m| t.messages[m].text.clone())
     }
 
     /// A reply joins the task's messages (no state change, no tick) and opens a call for the

@@ -70,11 +70,7 @@ impl<'s> World<'s> {
             parent: new.parent,
             classification: new.classification,
             state: TaskState::Submitted,
-            history: smallvec::smallvec![StatusEntry {
-                tick,
-                state: TaskState::Submitted,
-                message: Some(0)
-            }],
+            history: smallvec::smallvec![StatusEntry::new(tick, TaskState::Submitted, Some(0))],
             messages: smallvec::smallvec![message],
             artifacts: smallvec::SmallVec::new(),
             push: None,
@@ -202,11 +198,7 @@ impl<'s> World<'s> {
         });
         let t = &mut self.tasks[task];
         t.state = state;
-        t.history.push(StatusEntry {
-            tick,
-            state,
-            message,
-        });
+        t.history.push(StatusEntry::new(tick, state, message));
         let entry = t.history.len() - 1;
         if let Some(push) = &t.push {
             let url = push.url;

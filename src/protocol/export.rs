@@ -75,7 +75,7 @@ fn status(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
     o.insert("state".into(), json!(v.state(h.state)));
     // The submitted entry's message is the caller's request, already in history: a status
     // message is the agent's.
-    if let Some(m) = h.message.filter(|&m| t.messages[m].role == Role::Agent) {
+    if let Some(m) = h.message().filter(|&m| t.messages[m].role == Role::Agent) {
         o.insert("message".into(), message(w, v, ix, &t.messages[m]));
     }
     o.insert("timestamp".into(), json!(timestamp(w, h.tick)));
@@ -315,7 +315,7 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
     let status_message = t
         .history
         .last()
-        .and_then(|h| h.message)
+        .and_then(|h| h.message())
         .map(|m| t.messages[m].text.to_string())
         .filter(|m| !m.is_empty() && adapter::keeps_status_message(state));
     InternalTask {

@@ -310,7 +310,7 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
     }
     for h in &t.history {
         let _ = write!(title, "\nt{} {}", h.tick, h.state);
-        if let Some(m) = h.message.and_then(|m| t.messages.get(m)) {
+        if let Some(m) = h.message().and_then(|m| t.messages.get(m)) {
             let _ = write!(title, ": {}", cut(&m.text, 80));
         }
     }

@@ -56,7 +56,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             }
         );
         let rows = t.history.iter().map(|h| {
-            let msg = h.message.and_then(|m| t.messages.get(m));
+            let msg = h.message().and_then(|m| t.messages.get(m));
             vec![
                 h.tick.to_string(),
                 h.state.to_string(),

@@ -226,7 +226,7 @@ fn event(w: &World, o: &mut Out, e: &Event) {
             o.u64(entry.tick);
             key!(o, "state");
             o.plain(entry.state.as_str());
-            if let Some(msg) = entry.message {
+            if let Some(msg) = entry.message() {
                 key!(o, "message");
                 o.str(&t.messages[msg].text);
             }
@@ -268,8 +268,10 @@ fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
     key!(o, "caller");
     o.str(names.name(t.owner.id));
     key!(o, "delegation_chain");
-    let chain = w.chains.to_vec(t.delegation_chain);
-    strings(o, chain.iter().map(|&h| names.name(h)));
+    // Stored last hop first; a chain is short, so it is turned round on the stack.
+    let chain: smallvec::SmallVec<[crate::engine::symbols::Sym; 16]> =
+        w.chains.iter_rev(t.delegation_chain).collect();
+    strings(o, chain.iter().rev().map(|&h| names.name(h)));
     // The caller's verified identity, never the token: only tasks a token created have it.
     if let Some(vt) = w.caller_tokens.get(&ix) {
         key!(o, "caller_token");
@@ -302,7 +304,7 @@ fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
         o.u64(h.tick);
         key!(o, "state");
         o.plain(h.state.as_str());
-        if let Some(i) = h.message {
+        if let Some(i) = h.message() {
             key!(o, "message");
             o.str(&t.messages[i].text);
         }

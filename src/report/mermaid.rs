@@ -281,7 +281,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
     let seq = ix * 1000;
     for (h, entry) in t.history.iter().enumerate() {
         let key = (entry.tick, if h == 0 { 0 } else { 2 }, seq + h);
-        let msg = text(entry.message).map_or(String::new(), |m| format!(": {}", esc(m)));
+        let msg = text(entry.message()).map_or(String::new(), |m| format!(": {}", esc(m)));
         let label = if h == 0 {
             let op = match t.parent {
                 Some(_) => "delegate",

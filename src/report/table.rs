@@ -165,7 +165,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
         let mut t = table(layout, &["tick", "state", "message"]);
         for h in &task.history {
-            let msg = h.message.map_or("", |m| &*task.messages[m].text);
+            let msg = h.message().map_or("", |m| &*task.messages[m].text);
             t.add_row(vec![
                 h.tick.to_string(),
                 h.state.to_string(),
@@ -370,7 +370,7 @@ fn crashed(world: &World, task: usize) -> bool {
     let t = &world.tasks[task];
     t.history
         .last()
-        .and_then(|h| h.message)
+        .and_then(|h| h.message())
         .is_some_and(|m| t.messages[m].text == crate::engine::outage::CRASHED)
         && t.state == crate::engine::lifecycle::TaskState::Failed
 }

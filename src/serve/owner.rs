@@ -480,7 +480,7 @@ pub fn run(
                     // The config the step set: kept as the client gave it, for reading back and
                     // (when the receiver is on this machine) for real POSTs.
                     let set = match step {
-                        Step::Send(s) => s.push.as_ref(),
+                        Step::Send(s) => s.push.as_deref(),
                         Step::SetPushConfig { push, .. } => Some(push),
                         _ => None,
                     };

@@ -130,7 +130,7 @@ fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
     }
     Ok(MessageSpec {
         text: text.join("\n").into(),
-        data,
+        data: data.map(Box::new),
     })
 }
 
@@ -253,7 +253,7 @@ pub fn request(
                     to: Target::Agent(agent),
                     message: spec,
                     alias: None,
-                    push,
+                    push: push.map(Box::new),
                     context,
                     return_immediately: return_immediately && op == Op::Send,
                 })

@@ -43,7 +43,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
             let e = &t.history[*hist];
             *hist += 1;
             let why = e
-                .message
+                .message()
                 .and_then(|m| t.messages.get(m))
                 .map_or("", |m| m.text.as_ref());
             path.push(json!({"tick": e.tick, "event": "status", "state": e.state.as_str(), "outside_script": true, "message": why}));

@@ -508,7 +508,7 @@ impl Loader<'_> {
         self.non_empty_text(Child(at, "text"), &text);
         MessageSpec {
             text: Text::plain(text),
-            data: data.filter(|d| !d.is_empty()),
+            data: data.filter(|d| !d.is_empty()).map(Box::new),
         }
     }
 }

@@ -42,7 +42,8 @@ impl Loader<'_> {
         names: &mut Names,
         aliases: &mut Vec<String>,
     ) -> Step {
-        let at = vec![Seg::name("steps"), Seg::Index(i), Seg::name(step.kind())];
+        // On the stack: a path is built from it only when a problem is reported.
+        let at = [Seg::name("steps"), Seg::Index(i), Seg::name(step.kind())];
         match step {
             StepFile::Discover(d) => {
                 let caller = self.caller_ref(Child(&at, "caller"), &d.caller, names);
@@ -191,9 +192,11 @@ impl Loader<'_> {
                 "a stream is read to its end, so `return_immediately` goes with `send` only",
             );
         }
-        let push = s.push.map(|p| PushSpec {
-            url: p.url,
-            token: Secret::new(p.token.unwrap_or_default()),
+        let push = s.push.map(|p| {
+            Box::new(PushSpec {
+                url: p.url,
+                token: Secret::new(p.token.unwrap_or_default()),
+            })
         });
         // The alias is defined after the step's own references are resolved: a step cannot name itself.
         let alias = s.alias.map(|name| {

@@ -41,7 +41,7 @@ impl Loader<'_> {
         self.non_empty_text(child(at, "text"), &text);
         MessageSpec {
             text: self.text(child(at, "text"), text, scope),
-            data: data.filter(|d| !d.is_empty()),
+            data: data.filter(|d| !d.is_empty()).map(Box::new),
         }
     }
 }
