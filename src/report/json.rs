@@ -10,6 +10,7 @@ use serde::ser::{SerializeSeq, Serializer};
 use crate::engine::record::*;
 use crate::engine::task::{Artifact, Context, Decision, Message, Role, Task};
 use crate::engine::world::World;
+use crate::report::json_blocks::elements;
 use crate::report::json_out::{Out, key};
 use crate::report::json_records::{delivery, denial, error, matrix, push, strings, task_id};
 use crate::report::pretty::{ChunkWriter, Pretty};
@@ -69,11 +70,7 @@ fn report(w: &World, o: &mut Out) -> std::io::Result<()> {
     o.str(&w.scenario.name);
     key!(o, "steps");
     o.open_array();
-    for (i, r) in w.steps.iter().enumerate() {
-        o.element();
-        step(w, o, i, r);
-        o.boundary()?;
-    }
+    elements(o, &w.steps, |o, i, r| step(w, o, i, r))?;
     o.close_array();
     // Only when used: reports without a matrix step stay as they were.
     if w.steps
@@ -92,27 +89,15 @@ fn report(w: &World, o: &mut Out) -> std::io::Result<()> {
     }
     key!(o, "tasks");
     o.open_array();
-    for (i, t) in w.tasks.iter().enumerate() {
-        o.element();
-        task(w, o, i, t);
-        o.boundary()?;
-    }
+    elements(o, &w.tasks, |o, i, t| task(w, o, i, t))?;
     o.close_array();
     key!(o, "denials");
     o.open_array();
-    for d in &w.denials {
-        o.element();
-        denial(w, o, d);
-        o.boundary()?;
-    }
+    elements(o, &w.denials, |o, _, d| denial(w, o, d))?;
     o.close_array();
     key!(o, "pushes");
     o.open_array();
-    for p in &w.pushes {
-        o.element();
-        push(w, o, p);
-        o.boundary()?;
-    }
+    elements(o, &w.pushes, |o, _, p| push(w, o, p))?;
     o.close_array();
     if w.faults.deliveries().is_some() {
         key!(o, "deliveries");
@@ -126,11 +111,7 @@ fn report(w: &World, o: &mut Out) -> std::io::Result<()> {
     }
     key!(o, "errors");
     o.open_array();
-    for e in &w.errors {
-        o.element();
-        error(o, e);
-        o.boundary()?;
-    }
+    elements(o, &w.errors, |o, _, e| error(o, e))?;
     o.close_array();
     o.close_object();
     Ok(())

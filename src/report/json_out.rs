@@ -18,6 +18,8 @@ pub(crate) struct Out<'a> {
     depth: usize,
     /// Nothing written yet in the innermost open container.
     first: bool,
+    /// Keeps everything in `buf` (a continuing writer's blocks are handed on whole).
+    hold: bool,
 }
 
 impl<'a> Out<'a> {
@@ -27,17 +29,56 @@ impl<'a> Out<'a> {
             out,
             depth: 0,
             first: true,
+            hold: false,
         }
     }
 
     /// Hands the buffer on once it holds a chunk: call it between elements.
     #[inline]
     pub fn boundary(&mut self) -> std::io::Result<()> {
-        if self.buf.len() >= CHUNK {
+        if self.buf.len() >= CHUNK && !self.hold {
             self.out.write_all(&self.buf)?;
             self.buf.clear();
         }
         Ok(())
+    }
+
+    /// How deep the writer is: a [`Out::continuing`] of it starts there.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// A writer of a run of elements inside an array, at `depth`, that already has some: the
+    /// bytes it renders follow on from its first writer's exactly (see [`Out::splice`]).
+    pub fn continuing(sink: &'a mut dyn Write, depth: usize) -> Self {
+        Out {
+            buf: Vec::with_capacity(CHUNK * 2),
+            out: sink,
+            depth,
+            first: false,
+            hold: true,
+        }
+    }
+
+    /// What a continuing writer rendered, leaving it empty to render the next run.
+    pub fn take(&mut self, into: &mut Vec<u8>) {
+        into.clear();
+        std::mem::swap(&mut self.buf, into);
+    }
+
+    /// Appends bytes a [`Out::continuing`] writer at this one's depth rendered, as if this writer had
+    /// rendered them.
+    pub fn splice(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if !bytes.is_empty() {
+            self.first = false;
+        }
+        if self.buf.len() + bytes.len() < CHUNK {
+            self.buf.extend_from_slice(bytes);
+            return Ok(());
+        }
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        self.out.write_all(bytes)
     }
 
     /// Ends the document with a line break and flushes everything.

@@ -8,6 +8,7 @@ pub mod handler_steps;
 pub mod html;
 mod html_tables;
 pub mod json;
+mod json_blocks;
 mod json_out;
 mod json_records;
 pub mod mermaid;

@@ -41,7 +41,7 @@ pub struct ScenarioFile {
     /// Required in a scenario unless an import gives them.
     pub callers: Option<Vec<CallerFile>>,
     /// The driver. A file without `steps` is a library: `check` validates it, scenarios import it.
-    pub steps: Option<Vec<StepFile>>,
+    pub steps: Option<StepList>,
     /// Assertions `a2a-sim test` checks besides the golden file.
     pub expect: Option<Vec<ExpectFile>>,
     /// `false`: `test` checks the `expect` entries alone, with no golden file (default true).

@@ -9,6 +9,100 @@ use serde::de::{self, MapAccess, Visitor};
 
 use super::{DataMap, TargetFile, strict_data};
 
+/// How many steps a chunk of a [`StepList`] holds once the list is long.
+const STEP_CHUNK: usize = 4096;
+
+/// A file's `steps`, read in chunks: a long list is never regrown and copied while it is read
+/// (a 100,000-step list of 288-byte steps was copied at every doubling, and half of its last
+/// doubling was room), and the loader frees each chunk as soon as it has converted it.
+#[derive(Debug, Default)]
+pub struct StepList {
+    chunks: Vec<Vec<StepFile>>,
+    len: usize,
+}
+
+impl StepList {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &StepFile> {
+        self.chunks.iter().flatten()
+    }
+
+    /// The steps in order, a chunk at a time.
+    pub fn into_chunks(self) -> impl Iterator<Item = Vec<StepFile>> {
+        self.chunks.into_iter()
+    }
+
+    fn push(&mut self, step: StepFile) {
+        match self.chunks.last_mut() {
+            // The first chunk grows as a list does, so a short file takes no more than it needs.
+            Some(last) if last.len() < STEP_CHUNK => last.push(step),
+            _ => {
+                let mut chunk = Vec::with_capacity(if self.chunks.is_empty() {
+                    0
+                } else {
+                    STEP_CHUNK
+                });
+                chunk.push(step);
+                self.chunks.push(chunk);
+            }
+        }
+        self.len += 1;
+    }
+}
+
+impl FromIterator<StepFile> for StepList {
+    fn from_iter<I: IntoIterator<Item = StepFile>>(steps: I) -> Self {
+        let mut list = StepList::default();
+        for s in steps {
+            list.push(s);
+        }
+        list
+    }
+}
+
+impl<'de> Deserialize<'de> for StepList {
+    fn deserialize<D: de::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StepList;
+            // As a `Vec`'s: the same messages for a `steps` that is not a list.
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<StepList, A::Error> {
+                let mut list = StepList::default();
+                while let Some(step) = seq.next_element()? {
+                    list.push(step);
+                }
+                Ok(list)
+            }
+        }
+        de.deserialize_seq(V)
+    }
+}
+
+impl JsonSchema for StepList {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        <Vec<StepFile>>::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        <Vec<StepFile>>::schema_id()
+    }
+    fn json_schema(g: &mut SchemaGenerator) -> Schema {
+        <Vec<StepFile>>::json_schema(g)
+    }
+}
+
 /// A driver step: `- send: {...}`.
 #[derive(Debug)]
 pub enum StepFile {
