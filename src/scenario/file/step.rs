@@ -7,7 +7,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::{self, MapAccess, Visitor};
 
-use super::{DataMap, TargetFile, strict_data};
+use super::{DataMap, Name, TargetFile, strict_data};
 
 /// How many steps a chunk of a [`StepList`] holds once the list is long.
 const STEP_CHUNK: usize = 4096;
@@ -226,7 +226,8 @@ impl StepFile {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiscoverStepFile {
-    pub caller: String,
+    #[schemars(with = "String")]
+    pub caller: Name,
     pub tags: Vec<String>,
     pub limit: Option<i64>,
 }
@@ -234,16 +235,20 @@ pub struct DiscoverStepFile {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SendStepFile {
-    pub caller: String,
+    #[schemars(with = "String")]
+    pub caller: Name,
     pub to: TargetFile,
     pub text: String,
     #[serde(default, deserialize_with = "strict_data")]
     pub data: Option<DataMap>,
+    #[schemars(with = "Option<String>")]
     #[serde(rename = "as")]
-    pub alias: Option<String>,
+    pub alias: Option<Name>,
     pub push: Option<PushFile>,
-    pub context: Option<String>,
-    pub context_of: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub context: Option<Name>,
+    #[schemars(with = "Option<String>")]
+    pub context_of: Option<Name>,
     /// `send` only: end the step as soon as the task exists.
     pub return_immediately: Option<bool>,
 }
@@ -252,15 +257,19 @@ pub struct SendStepFile {
 #[serde(deny_unknown_fields)]
 pub struct PushFile {
     pub url: String,
-    pub token: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub token: Option<Name>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplyStepFile {
-    pub caller: String,
-    pub task: Option<String>,
-    pub task_id: Option<String>,
+    #[schemars(with = "String")]
+    pub caller: Name,
+    #[schemars(with = "Option<String>")]
+    pub task: Option<Name>,
+    #[schemars(with = "Option<String>")]
+    pub task_id: Option<Name>,
     pub text: String,
     #[serde(default, deserialize_with = "strict_data")]
     pub data: Option<DataMap>,
@@ -269,20 +278,28 @@ pub struct ReplyStepFile {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskStepFile {
-    pub caller: String,
-    pub task: Option<String>,
-    pub task_id: Option<String>,
+    #[schemars(with = "String")]
+    pub caller: Name,
+    #[schemars(with = "Option<String>")]
+    pub task: Option<Name>,
+    #[schemars(with = "Option<String>")]
+    pub task_id: Option<Name>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PushStepFile {
-    pub caller: String,
-    pub task: Option<String>,
-    pub task_id: Option<String>,
-    pub agent: Option<String>,
+    #[schemars(with = "String")]
+    pub caller: Name,
+    #[schemars(with = "Option<String>")]
+    pub task: Option<Name>,
+    #[schemars(with = "Option<String>")]
+    pub task_id: Option<Name>,
+    #[schemars(with = "Option<String>")]
+    pub agent: Option<Name>,
     pub url: String,
-    pub token: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub token: Option<Name>,
 }
 
 impl JsonSchema for StepFile {
@@ -322,7 +339,8 @@ pub enum WaitStepFile {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitTaskFile {
-    pub task: String,
+    #[schemars(with = "String")]
+    pub task: Name,
 }
 
 impl<'de> Deserialize<'de> for WaitStepFile {

@@ -464,13 +464,13 @@ impl Loader<'_> {
         &mut self,
         at: impl Place,
         name: &str,
-        table: &HashMap<String, usize>,
+        table: &HashMap<impl std::borrow::Borrow<str> + std::hash::Hash + Eq, usize>,
         unknown: impl FnOnce() -> String,
     ) -> usize {
         if let Some(&ix) = table.get(name) {
             return ix;
         }
-        let msg = with_hint(unknown(), name, table.keys().map(String::as_str));
+        let msg = with_hint(unknown(), name, table.keys().map(|k| k.borrow()));
         self.problem(at.path(), msg);
         0
     }
@@ -513,7 +513,8 @@ struct Names {
     levels: Vec<String>,
     agents: HashMap<String, AgentIx>,
     callers: HashMap<String, CallerIx>,
-    aliases: HashMap<String, AliasIx>,
+    /// Keyed by the file's own names: short ones are stored inline.
+    aliases: HashMap<Name, AliasIx>,
 }
 
 impl Names {

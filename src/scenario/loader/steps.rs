@@ -11,13 +11,13 @@ impl Loader<'_> {
     fn task_ref(
         &mut self,
         at: &[Seg],
-        task: Option<String>,
-        task_id: Option<String>,
+        task: Option<Name>,
+        task_id: Option<Name>,
         names: &Names,
     ) -> TaskRef {
         match (task, task_id) {
             (Some(alias), None) => TaskRef::Alias(self.alias_ref(Child(at, "task"), &alias, names)),
-            (None, Some(id)) => TaskRef::Id(id),
+            (None, Some(id)) => TaskRef::Id(id.into_string()),
             (Some(_), Some(_)) => {
                 self.problem(
                     child(at, "task_id"),
@@ -171,7 +171,7 @@ impl Loader<'_> {
                 if c.is_empty() {
                     self.problem(child(at, "context"), "`context` must not be empty");
                 }
-                ContextSpec::Literal(c)
+                ContextSpec::Literal(c.into_string())
             }
             (None, Some(alias)) => {
                 ContextSpec::Of(self.alias_ref(Child(at, "context_of"), &alias, names))
@@ -202,15 +202,15 @@ impl Loader<'_> {
         let alias = s.alias.map(|name| {
             if name.is_empty() {
                 self.problem(child(at, "as"), "an alias (`as`) must not be empty");
-            } else if names.aliases.contains_key(&name) {
+            } else if names.aliases.contains_key(name.as_str()) {
                 self.problem(
                     child(at, "as"),
                     format!("duplicate alias `{name}`: aliases are unique"),
                 );
             }
             let ix = aliases.len();
-            names.aliases.entry(name.clone()).or_insert(ix);
-            aliases.push(name);
+            aliases.push(name.to_string());
+            names.aliases.entry(name).or_insert(ix);
             ix
         });
         Send {
