@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use a2a_sim::scenario::file::ScenarioFile;
-use a2a_sim::scenario::yaml::{scanned, slow_parse};
+use a2a_sim::scenario::file::{ScenarioFile, StepList};
+use a2a_sim::scenario::yaml::{self, scanned, slow_parse};
 
 type V = serde_json::Value;
 
@@ -112,5 +112,20 @@ fn generated_files_are_read_by_the_scanner_as_serde_norway_reads_them() {
             scanned::<ScenarioFile>(&text).is_some(),
             "{f:?}: not read as a scenario"
         );
+        // Read on two threads (the second half of the steps on the other), the same file model.
+        let whole = yaml::parse::<ScenarioFile>(&text).expect("reads");
+        let mut joined = 0;
+        let split = yaml::parse_split(&text, "steps", 0, |f: &mut ScenarioFile, rest: StepList| {
+            joined = rest.len();
+            f.steps.get_or_insert_default().append(rest);
+        })
+        .expect("reads");
+        assert!(
+            format!("{whole:?}") == format!("{split:?}"),
+            "{f:?}: read differently on two threads"
+        );
+        if f.contains(&"--steps") {
+            assert!(joined > 0, "{f:?}: the split path was not taken");
+        }
     }
 }

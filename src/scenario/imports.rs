@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::Diagnostic;
-use crate::scenario::file::{AgentFile, CallerFile, ClockFile, ScenarioFile};
+use crate::scenario::file::{AgentFile, CallerFile, ClockFile, ScenarioFile, StepList};
 use crate::scenario::overrides::Override;
 use crate::scenario::yaml::{self, Seg};
 
@@ -205,7 +205,11 @@ impl Merger<'_> {
             });
             return None;
         }
-        let file = match yaml::parse::<ScenarioFile>(&s.text) {
+        // A large file's second half of steps is read on a second thread.
+        let joined = |file: &mut ScenarioFile, rest: StepList| {
+            file.steps.get_or_insert_default().append(rest);
+        };
+        let file = match yaml::parse_split(&s.text, "steps", yaml::SPLIT_FROM, joined) {
             Ok(f) => f,
             Err(e) => {
                 self.problems.push(Diagnostic {

@@ -15,7 +15,7 @@ const STEP_CHUNK: usize = 4096;
 /// A file's `steps`, read in chunks: a long list is never regrown and copied while it is read
 /// (a 100,000-step list of 288-byte steps was copied at every doubling, and half of its last
 /// doubling was room), and the loader frees each chunk as soon as it has converted it.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct StepList {
     chunks: Vec<Vec<StepFile>>,
     len: usize,
@@ -39,6 +39,12 @@ impl StepList {
         self.chunks.into_iter()
     }
 
+    /// `other`'s steps after these (its chunks as they are).
+    pub fn append(&mut self, other: StepList) {
+        self.len += other.len;
+        self.chunks.extend(other.chunks);
+    }
+
     fn push(&mut self, step: StepFile) {
         match self.chunks.last_mut() {
             // The first chunk grows as a list does, so a short file takes no more than it needs.
@@ -57,13 +63,10 @@ impl StepList {
     }
 }
 
-impl FromIterator<StepFile> for StepList {
-    fn from_iter<I: IntoIterator<Item = StepFile>>(steps: I) -> Self {
-        let mut list = StepList::default();
-        for s in steps {
-            list.push(s);
-        }
-        list
+/// As the list it is, whatever its chunks.
+impl fmt::Debug for StepList {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 

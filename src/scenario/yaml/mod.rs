@@ -19,11 +19,13 @@ mod errors;
 mod fast;
 mod locate;
 mod scan;
+mod split;
 
 pub use bytes::find;
 use errors::convert_error;
 pub use errors::plain_message;
 pub use locate::{Locator, locate};
+pub use split::{SPLIT_FROM, parse_split};
 
 /// A step of a path into a YAML document.
 #[derive(Debug, Clone, PartialEq, Eq)]
