@@ -70,7 +70,7 @@ pub(super) fn run(
     jobs: usize,
     overrides: &[Override],
 ) -> i32 {
-    let files = match corpus::expand_scenarios(paths) {
+    let files = match corpus::expand_scenarios(paths, jobs) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("a2a-sim: {e}");
