@@ -26,7 +26,7 @@ pub use expect::*;
 pub use faults::*;
 pub use handler::*;
 pub use step::*;
-pub use strict::{strict_data, strict_map, strict_value};
+pub use strict::{strict_data, strict_data_boxed, strict_map, strict_value};
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

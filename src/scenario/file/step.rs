@@ -7,7 +7,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde::de::{self, MapAccess, Visitor};
 
-use super::{DataMap, Name, TargetFile, strict_data};
+use super::{DataMap, Name, TargetFile, strict_data_boxed};
 
 /// How many steps a chunk of a [`StepList`] holds once the list is long.
 const STEP_CHUNK: usize = 4096;
@@ -242,12 +242,12 @@ pub struct SendStepFile {
     pub caller: Name,
     pub to: TargetFile,
     pub text: String,
-    #[serde(default, deserialize_with = "strict_data")]
-    pub data: Option<DataMap>,
+    #[serde(default, deserialize_with = "strict_data_boxed")]
+    pub data: Option<Box<DataMap>>,
     #[schemars(with = "Option<String>")]
     #[serde(rename = "as")]
     pub alias: Option<Name>,
-    pub push: Option<PushFile>,
+    pub push: Option<Box<PushFile>>,
     #[schemars(with = "Option<String>")]
     pub context: Option<Name>,
     #[schemars(with = "Option<String>")]
@@ -274,8 +274,8 @@ pub struct ReplyStepFile {
     #[schemars(with = "Option<String>")]
     pub task_id: Option<Name>,
     pub text: String,
-    #[serde(default, deserialize_with = "strict_data")]
-    pub data: Option<DataMap>,
+    #[serde(default, deserialize_with = "strict_data_boxed")]
+    pub data: Option<Box<DataMap>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

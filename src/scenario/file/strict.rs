@@ -18,6 +18,14 @@ pub fn strict_data<'de, D: de::Deserializer<'de>>(de: D) -> Result<Option<DataMa
     }
 }
 
+/// [`strict_data`], boxed: where most values have none (a step's), the room for one is a
+/// pointer, not a mapping.
+pub fn strict_data_boxed<'de, D: de::Deserializer<'de>>(
+    de: D,
+) -> Result<Option<Box<DataMap>>, D::Error> {
+    strict_data(de).map(|d| d.map(Box::new))
+}
+
 struct StrictValue;
 
 impl<'de> Visitor<'de> for StrictValue {

@@ -499,11 +499,11 @@ impl Loader<'_> {
         }
     }
 
-    fn message(&mut self, at: &[Seg], text: String, data: Option<DataMap>) -> MessageSpec {
+    fn message(&mut self, at: &[Seg], text: String, data: Option<Box<DataMap>>) -> MessageSpec {
         self.non_empty_text(Child(at, "text"), &text);
         MessageSpec {
             text: Text::plain(text),
-            data: data.filter(|d| !d.is_empty()).map(Box::new),
+            data: data.filter(|d| !d.is_empty()),
         }
     }
 }
