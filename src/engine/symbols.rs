@@ -8,7 +8,8 @@ pub type Sym = u32;
 #[derive(Debug, Default, Clone)]
 pub struct Symbols {
     names: Vec<String>,
-    index: HashMap<String, Sym>,
+    /// Never walked: a fast hash with a fixed seed changes only the time.
+    index: HashMap<String, Sym, foldhash::fast::FixedState>,
 }
 
 impl Symbols {

@@ -236,7 +236,7 @@ impl Loader<'_> {
             );
             return None;
         };
-        let name_of = |table: &std::collections::HashMap<String, usize>, ix: usize| {
+        let name_of = |table: &super::Table<String>, ix: usize| {
             table
                 .iter()
                 .find(|(_, v)| **v == ix)

@@ -464,7 +464,7 @@ impl Loader<'_> {
         &mut self,
         at: impl Place,
         name: &str,
-        table: &HashMap<impl std::borrow::Borrow<str> + std::hash::Hash + Eq, usize>,
+        table: &Table<impl std::borrow::Borrow<str> + std::hash::Hash + Eq>,
         unknown: impl FnOnce() -> String,
     ) -> usize {
         if let Some(&ix) = table.get(name) {
@@ -508,22 +508,27 @@ impl Loader<'_> {
     }
 }
 
+/// A table of names. Looked up, never walked in its order (a hint walks it for the closest name,
+/// ties broken by the name), so a fast hash with a fixed seed changes nothing but the time:
+/// SipHash was a third of converting a large file's steps.
+type Table<K> = HashMap<K, usize, foldhash::fast::FixedState>;
+
 /// Names visible to references, built up as the file is read.
 struct Names {
     levels: Vec<String>,
-    agents: HashMap<String, AgentIx>,
-    callers: HashMap<String, CallerIx>,
+    agents: Table<String>,
+    callers: Table<String>,
     /// Keyed by the file's own names: short ones are stored inline.
-    aliases: HashMap<Name, AliasIx>,
+    aliases: Table<Name>,
 }
 
 impl Names {
     fn new(levels: &[String]) -> Self {
         Names {
             levels: levels.to_vec(),
-            agents: HashMap::new(),
-            callers: HashMap::new(),
-            aliases: HashMap::new(),
+            agents: Table::default(),
+            callers: Table::default(),
+            aliases: Table::default(),
         }
     }
 }
