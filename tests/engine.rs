@@ -392,3 +392,56 @@ steps:
     );
     assert_eq!(w.errors[2].task, Some(0), "then its parent's");
 }
+
+#[test]
+fn a_run_ranks_a_repeated_query_as_it_ranks_it_the_first_time() {
+    // A run scores each tag set once and reuses it; what a caller may use is filtered per
+    // query. Same tags from callers of two tenants and clearances, overlapping tag sets, and
+    // a delegation by discovery, each compared with the query run alone in a fresh run.
+    let head = r#"
+classification_levels: [public, internal, secret]
+agents:
+  - {name: a1, tenant: t1, clearance: secret, skills: [{id: s, tags: [pay, fx]}], handler: [completed]}
+  - {name: a2, tenant: t1, clearance: public, skills: [{id: s, tags: [pay]}, {id: r, tags: [fx, risk]}], handler: [completed]}
+  - {name: a3, tenant: t2, clearance: secret, skills: [{id: s, tags: [pay, fx, risk]}], handler: [completed]}
+  - {name: a4, tenant: t2, clearance: internal, skills: [{id: s, tags: [risk]}], handler: [completed]}
+callers:
+  - {id: c1, tenant: t1, classification: public}
+  - {id: c2, tenant: t2, classification: secret}
+  - {id: c3, tenant: t1, classification: secret}
+steps:
+"#;
+    let queries = [
+        "discover: {caller: c1, tags: [pay, fx]}",
+        "discover: {caller: c2, tags: [pay, fx]}",
+        "discover: {caller: c3, tags: [pay, fx], limit: 1}",
+        "discover: {caller: c1, tags: [fx]}",
+        "discover: {caller: c2, tags: [risk, fx]}",
+        "discover: {caller: c1, tags: [pay, fx]}",
+        "send: {caller: c2, to: {discover: [pay]}, text: hi}",
+        "discover: {caller: c2, tags: [pay]}",
+        "send: {caller: c1, to: {discover: [pay]}, text: hi}",
+        "discover: {caller: c3, tags: [risk]}",
+    ];
+    let steps = |qs: &[&str]| -> String { qs.iter().map(|q| format!("  - {q}\n")).collect() };
+    let all = report_value(&format!("{head}{}", steps(&queries)));
+    for (i, q) in queries.iter().enumerate() {
+        let alone = report_value(&format!("{head}{}", steps(&[q])));
+        let mut expected = alone["steps"][0]["result"].clone();
+        let mut got = all["steps"][i]["result"].clone();
+        // A send's task id depends on the tasks before it; its agent is the point.
+        for r in [&mut expected, &mut got] {
+            if let Some(o) = r.as_object_mut() {
+                o.remove("task");
+            }
+        }
+        assert_eq!(got, expected, "step {}: {q}", i + 1);
+    }
+    let agents: Vec<&str> = all["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["a3", "a1"]);
+}

@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 
-use crate::engine::discovery;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::{Activity, DelegationIx};
@@ -274,13 +273,7 @@ impl<'s> World<'s> {
             FanTargets::List(list) => list.iter().map(Cow::Borrowed).collect(),
             FanTargets::Ranking { tags, limit } => {
                 let ctx = self.nested_context(task);
-                let ranking = discovery::discover(
-                    &ctx,
-                    tags,
-                    *limit,
-                    &self.scenario.directory,
-                    &self.scenario.agents,
-                );
+                let ranking = self.discover(&ctx, tags, *limit);
                 if ranking.is_empty() {
                     self.no_candidate(task, tags);
                     self.resolve(ix, Outcome::Failed);
@@ -329,21 +322,19 @@ impl<'s> World<'s> {
         let ctx = self.nested_context(task);
         let callee = match to {
             Target::Agent(a) => *a,
-            Target::Discover(tags) => {
-                match discovery::top(&ctx, tags, &self.scenario.directory, &self.scenario.agents) {
-                    Some(a) => a,
-                    None => {
-                        self.no_candidate(task, tags);
-                        return Member {
-                            task: None,
-                            outcome: Some(Outcome::NoCandidate),
-                            denial: None,
-                            callee: None,
-                            refused: None,
-                        };
-                    }
+            Target::Discover(tags) => match self.discover_top(&ctx, tags) {
+                Some(a) => a,
+                None => {
+                    self.no_candidate(task, tags);
+                    return Member {
+                        task: None,
+                        outcome: Some(Outcome::NoCandidate),
+                        denial: None,
+                        callee: None,
+                        refused: None,
+                    };
                 }
-            }
+            },
         };
         // An unavailable agent is refused before admission: no denial, no task, no tick.
         if self.faults.unavailable(callee, self.clock()) {

@@ -8,7 +8,7 @@ use crate::engine::symbols::Sym;
 use smallvec::SmallVec;
 
 /// Cards and their scores, in card order.
-type Scores = SmallVec<[(usize, u32); 32]>;
+pub type Scores = SmallVec<[(usize, u32); 32]>;
 
 /// One ranked card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,7 +92,7 @@ impl Directory {
     /// Each card with a skill sharing a tag with `tags` (a sorted set), and its score: the best
     /// single skill's overlap, not the sum — a specialist with one exact match outranks a
     /// generalist with many weak ones. In card order.
-    fn scores(&self, tags: &[Sym]) -> Scores {
+    pub fn scores(&self, tags: &[Sym]) -> Scores {
         // On the stack: a query's hits are a few dozen (this ran once per discovery, 20,000 times
         // in a large run).
         let mut hits: SmallVec<[u32; 64]> = SmallVec::new();
@@ -130,8 +130,19 @@ pub fn discover(
     directory: &Directory,
     agents: &[Agent],
 ) -> Vec<Ranked> {
+    rank(caller, &directory.scores(tags), limit, directory, agents)
+}
+
+/// [`discover`] from the query's [`Directory::scores`] (a world keeps them per tag set).
+pub fn rank(
+    caller: &CallerContext,
+    scores: &[(usize, u32)],
+    limit: Option<usize>,
+    directory: &Directory,
+    agents: &[Agent],
+) -> Vec<Ranked> {
     let better = |a: &Ranked, b: &Ranked| directory.better(a, b);
-    let candidates = directory.candidates(caller, tags);
+    let candidates = directory.candidates(caller, scores);
     let mut ranked: Vec<Ranked> = match limit {
         // Keep only the best `k` while scanning: memory is bounded by the limit, not the directory.
         Some(k) => {
@@ -166,28 +177,37 @@ pub fn top(
     directory: &Directory,
     _agents: &[Agent],
 ) -> Option<AgentIx> {
+    best(caller, &directory.scores(tags), directory)
+}
+
+/// [`top`] from the query's [`Directory::scores`].
+pub fn best(
+    caller: &CallerContext,
+    scores: &[(usize, u32)],
+    directory: &Directory,
+) -> Option<AgentIx> {
     directory
-        .candidates(caller, tags)
+        .candidates(caller, scores)
         .min_by(|a, b| directory.better(a, b))
         .map(|r| r.agent)
 }
 
 impl Directory {
-    /// The cards the caller may use that score above 0, in card order. Exclusions (the caller
-    /// itself, another tenant, cleared below the data) are applied here, before any ranking.
-    fn candidates(
-        &self,
+    /// The scored cards the caller may use. Exclusions (the caller itself, another tenant,
+    /// cleared below the data) are applied here, before any ranking.
+    fn candidates<'a>(
+        &'a self,
         caller: &CallerContext,
-        tags: &[Sym],
-    ) -> impl Iterator<Item = Ranked> + use<'_> {
+        scores: &'a [(usize, u32)],
+    ) -> impl Iterator<Item = Ranked> + use<'a> {
         let (agent_id, tenant, level) = (caller.agent_id, caller.tenant, caller.classification);
-        self.scores(tags)
-            .into_iter()
-            .filter(move |&(ix, _)| {
+        scores
+            .iter()
+            .filter(move |&&(ix, _)| {
                 let card = &self.cards[ix];
                 card.sym != agent_id && card.tenant == tenant && card.clearance as usize >= level
             })
-            .map(|(agent, score)| Ranked { agent, score })
+            .map(|&(agent, score)| Ranked { agent, score })
     }
 
     /// Higher score first, then name order.

@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 
 use crate::engine::admission::{CallerContext, Denial, DenialCode, check_delegation};
-use crate::engine::discovery::{self, discover};
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
@@ -33,13 +32,7 @@ impl<'s> World<'s> {
                 limit,
             } => {
                 let ctx = self.driver_context(*caller);
-                StepResult::Ranking(discover(
-                    &ctx,
-                    tags,
-                    *limit,
-                    &self.scenario.directory,
-                    &self.scenario.agents,
-                ))
+                StepResult::Ranking(self.discover(&ctx, tags, *limit))
             }
             Step::Send(send) => self.driver_send(send),
             Step::Reply {
@@ -261,8 +254,7 @@ impl<'s> World<'s> {
         match to {
             Target::Agent(ix) => Some(*ix),
             Target::Discover(tags) => {
-                let found =
-                    discovery::top(ctx, tags, &self.scenario.directory, &self.scenario.agents);
+                let found = self.discover_top(ctx, tags);
                 if found.is_none() {
                     self.record_no_candidate(ctx, tags);
                 }

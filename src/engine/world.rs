@@ -83,6 +83,9 @@ pub struct World<'s> {
     /// `idle_ticks` after it): when each event and push happened in idle time, so that streams
     /// and webhooks are paced as the agent was slow.
     pub(crate) idle_marks: Option<Vec<(usize, u64, u64)>>,
+    /// Each discovery query's scored cards, by tag set: the directory never changes during a
+    /// run, and a large run asks the same few thousand queries 20,000 times.
+    pub(crate) scored: Scored,
 }
 
 /// A task's place in its script and its ties to other work.
@@ -136,6 +139,13 @@ pub fn run(scenario: &Scenario) -> World<'_> {
 }
 
 /// [`run`] under another fault schedule than the file's own.
+/// Scored cards by query (see [`World::scored`]). Looked up, never walked.
+pub(crate) type Scored = std::collections::HashMap<
+    smallvec::SmallVec<[Sym; 4]>,
+    Box<[(usize, u32)]>,
+    foldhash::fast::FixedState,
+>;
+
 pub fn run_with<'s>(scenario: &'s Scenario, faults: &'s Faults) -> World<'s> {
     let mut world = World::with_faults(scenario, faults);
     for (i, step) in scenario.steps.iter().enumerate() {
@@ -209,6 +219,7 @@ impl<'s> World<'s> {
             served: Vec::new(),
             idle_ticks: 0,
             idle_marks: None,
+            scored: Scored::default(),
         }
     }
 
@@ -394,6 +405,39 @@ impl<'s> World<'s> {
     /// Whether a task has paused or ended at least `n` times.
     pub(crate) fn resolved(&self, task: TaskIx, n: u64) -> bool {
         self.runs[task].resolutions >= n
+    }
+}
+
+impl<'s> World<'s> {
+    /// The query's scored cards, computed once per tag set in a run.
+    fn scored(&mut self, tags: &[Sym]) -> &[(usize, u32)] {
+        if !self.scored.contains_key(tags) {
+            let scores = self.scenario.directory.scores(tags);
+            self.scored.insert(
+                smallvec::SmallVec::from_slice(tags),
+                scores.into_vec().into(),
+            );
+        }
+        self.scored.get(tags).map_or(&[], |s| s)
+    }
+
+    /// [`crate::engine::discovery::discover`], with the run's scored queries.
+    pub(crate) fn discover(
+        &mut self,
+        ctx: &CallerContext,
+        tags: &[Sym],
+        limit: Option<usize>,
+    ) -> Vec<crate::engine::discovery::Ranked> {
+        let scenario = self.scenario;
+        let scores = self.scored(tags);
+        crate::engine::discovery::rank(ctx, scores, limit, &scenario.directory, &scenario.agents)
+    }
+
+    /// [`crate::engine::discovery::top`], with the run's scored queries.
+    pub(crate) fn discover_top(&mut self, ctx: &CallerContext, tags: &[Sym]) -> Option<AgentIx> {
+        let scenario = self.scenario;
+        let scores = self.scored(tags);
+        crate::engine::discovery::best(ctx, scores, &scenario.directory)
     }
 }
 
