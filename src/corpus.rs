@@ -35,20 +35,29 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 pub fn expand_scenarios(paths: &[PathBuf], jobs: usize) -> Result<Vec<PathBuf>, String> {
     let direct: Vec<&PathBuf> = paths.iter().filter(|p| !p.is_dir()).collect();
     let files = expand(paths)?;
-    // Telling a library means reading the file: on `jobs` threads, as the runs themselves are
-    // (one thread, it was a third of a 1,000-file run and kept the second core idle).
-    let mut keep = vec![true; files.len()];
+    Ok(without_libraries(files, jobs, |f| direct.contains(&f)))
+}
+
+/// `files` without the libraries (files without `steps`) among them, but those `keep` names.
+/// Telling a library means reading the file: on `jobs` threads, as the runs themselves are (on
+/// one thread, it was a third of a 1,000-file run and kept the second core idle).
+pub fn without_libraries(
+    files: Vec<PathBuf>,
+    jobs: usize,
+    keep: impl Fn(&PathBuf) -> bool + Sync,
+) -> Vec<PathBuf> {
+    let mut scenario = vec![true; files.len()];
     for_each_ordered(
         &files,
         jobs,
-        |f| direct.contains(&f) || !crate::scenario::imports::is_library_path(f),
-        |i, k| keep[i] = k,
+        |f| keep(f) || !crate::scenario::imports::is_library_path(f),
+        |i, k| scenario[i] = k,
     );
-    let mut keep = keep.into_iter();
-    Ok(files
+    let mut scenario = scenario.into_iter();
+    files
         .into_iter()
-        .filter(|_| keep.next().unwrap_or(true))
-        .collect())
+        .filter(|_| scenario.next().unwrap_or(true))
+        .collect()
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

@@ -27,10 +27,7 @@ pub fn run(
         }
     };
     // Libraries (files without `steps`) are checked by `check`, not tested.
-    let files: Vec<PathBuf> = files
-        .into_iter()
-        .filter(|f| !crate::scenario::imports::is_library_path(f))
-        .collect();
+    let files: Vec<PathBuf> = corpus::without_libraries(files, jobs, |_| false);
     if files.is_empty() {
         // As nextest does: a run that tests nothing is a mistake, not a success.
         let searched: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
