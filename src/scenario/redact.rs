@@ -75,50 +75,64 @@ fn scan_line(line: &str, block: &mut Option<usize>, out: &mut Vec<String>) {
         if bytes[colon] != b':' || !matches!(bytes[colon - 1], b'n' | b'h' | b'g') {
             continue;
         }
-        for (key, whole_string) in [
-            ("token:", false),
-            ("push:", true),
-            ("set_push_config:", true),
-        ] {
+        for key in KEYS {
             let Some(at) = colon.checked_sub(key.len() - 1) else {
                 continue;
             };
-            if !line[..=colon].ends_with(key) {
-                continue;
-            }
-            let before = line[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                continue;
-            }
-            let rest = line[at + key.len()..].trim();
-            let rest = strip_anchor(rest);
-            if rest.is_empty() && whole_string {
-                // A block mapping: its lines are under the key.
-                *block = Some(indent);
-                continue;
-            }
-            if !whole_string {
-                let value = up_to(strip_quotes(rest), |c| {
-                    matches!(c, ',' | '}' | '"' | '\'' | '#')
-                });
-                push(out, value.trim());
-            } else if !rest.starts_with('{') {
-                // Written as one string (`push: "URL TOKEN"`): every word of it.
-                for w in strip_quotes(rest).split([' ', ',', '"', '\'', '}']) {
-                    if !w.ends_with(':') {
-                        push(out, w);
-                    }
-                }
-            } else if let Some(u) = rest.find("url:") {
-                let url = up_to(strip_quotes(rest[u + 4..].trim()), |c| {
-                    matches!(c, ',' | '}' | '"' | '\'' | ' ')
-                });
-                push(out, url);
+            if line[..=colon].ends_with(key) {
+                key_at(line, at, key, indent, block, out);
             }
         }
     }
-    if block.is_some()
-        && indent > block.unwrap_or(0)
+    block_value(line, indent, *block, out);
+}
+
+/// The keys whose values are secrets: a `token:`'s value, and a `push:`'s or
+/// `set_push_config:`'s whole value (a URL may carry one).
+const KEYS: [&str; 3] = ["token:", "push:", "set_push_config:"];
+
+/// What `key`, found at byte `at` of `line`, holds: its secrets go to `out`; a `push:` or
+/// `set_push_config:` with nothing after it opens a block mapping at `indent`.
+fn key_at(
+    line: &str,
+    at: usize,
+    key: &str,
+    indent: usize,
+    block: &mut Option<usize>,
+    out: &mut Vec<String>,
+) {
+    let before = line[..at].chars().next_back();
+    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+        return;
+    }
+    let whole_string = key != "token:";
+    let rest = strip_anchor(line[at + key.len()..].trim());
+    if rest.is_empty() && whole_string {
+        // A block mapping: its lines are under the key.
+        *block = Some(indent);
+    } else if !whole_string {
+        let value = up_to(strip_quotes(rest), |c| {
+            matches!(c, ',' | '}' | '"' | '\'' | '#')
+        });
+        push(out, value.trim());
+    } else if !rest.starts_with('{') {
+        // Written as one string (`push: "URL TOKEN"`): every word of it.
+        for w in strip_quotes(rest).split([' ', ',', '"', '\'', '}']) {
+            if !w.ends_with(':') {
+                push(out, w);
+            }
+        }
+    } else if let Some(u) = rest.find("url:") {
+        let url = up_to(strip_quotes(rest[u + 4..].trim()), |c| {
+            matches!(c, ',' | '}' | '"' | '\'' | ' ')
+        });
+        push(out, url);
+    }
+}
+
+/// A line inside a `push:` block mapping (opened at `block`): its value is a secret.
+fn block_value(line: &str, indent: usize, block: Option<usize>, out: &mut Vec<String>) {
+    if block.is_some_and(|b| indent > b)
         && let Some((_, v)) = line.split_once(": ")
     {
         push(
@@ -281,54 +295,12 @@ mod tests {
             if block.is_some_and(|b| indent <= b) && !line.trim().is_empty() {
                 block = None;
             }
-            for (key, whole_string) in [
-                ("token:", false),
-                ("push:", true),
-                ("set_push_config:", true),
-            ] {
+            for key in KEYS {
                 for (at, _) in line.match_indices(key) {
-                    let before = line[..at].chars().next_back();
-                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                        continue;
-                    }
-                    let rest = line[at + key.len()..].trim();
-                    let rest = strip_anchor(rest);
-                    if rest.is_empty() && whole_string {
-                        // A block mapping: its lines are under the key.
-                        block = Some(indent);
-                        continue;
-                    }
-                    if !whole_string {
-                        let value: String = strip_quotes(rest)
-                            .chars()
-                            .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | '#'))
-                            .collect();
-                        push(&mut out, value.trim());
-                    } else if !rest.starts_with('{') {
-                        // Written as one string (`push: "URL TOKEN"`): every word of it.
-                        for w in strip_quotes(rest).split([' ', ',', '"', '\'', '}']) {
-                            if !w.ends_with(':') {
-                                push(&mut out, w);
-                            }
-                        }
-                    } else if let Some(u) = rest.find("url:") {
-                        let url: String = strip_quotes(rest[u + 4..].trim())
-                            .chars()
-                            .take_while(|c| !matches!(c, ',' | '}' | '"' | '\'' | ' '))
-                            .collect();
-                        push(&mut out, &url);
-                    }
+                    key_at(line, at, key, indent, &mut block, &mut out);
                 }
             }
-            if block.is_some()
-                && indent > block.unwrap_or(0)
-                && let Some((_, v)) = line.split_once(": ")
-            {
-                push(
-                    &mut out,
-                    strip_quotes(strip_anchor(v.trim())).trim_end_matches(['"', '\'']),
-                );
-            }
+            block_value(line, indent, block, &mut out);
         }
         out
     }
