@@ -171,12 +171,7 @@ pub fn rank(
 
 /// The best one: what `to: {discover: [tags]}` delegates to (`discover` with a limit of 1,
 /// without its list).
-pub fn top(
-    caller: &CallerContext,
-    tags: &[Sym],
-    directory: &Directory,
-    _agents: &[Agent],
-) -> Option<AgentIx> {
+pub fn top(caller: &CallerContext, tags: &[Sym], directory: &Directory) -> Option<AgentIx> {
     best(caller, &directory.scores(tags), directory)
 }
 

@@ -101,9 +101,7 @@ pub fn findings(scenario: &Scenario) -> Vec<Finding> {
             Target::Agent(a) => Some(*a),
             Target::Discover(tags) => *discovered
                 .entry((send.caller, tags.as_slice()))
-                .or_insert_with(|| {
-                    discovery::top(&ctx, tags, &scenario.directory, &scenario.agents)
-                }),
+                .or_insert_with(|| discovery::top(&ctx, tags, &scenario.directory)),
         };
         let Some(callee) = callee else { continue };
         if !entered.insert((send.caller, callee)) {
@@ -195,12 +193,7 @@ fn site_callees(scenario: &Scenario, ctx: &CallerContext, site: &Site) -> Vec<Ag
         match t {
             SiteTarget::One(Target::Agent(a)) => out.push(*a),
             SiteTarget::One(Target::Discover(tags)) => {
-                out.extend(discovery::top(
-                    ctx,
-                    tags,
-                    &scenario.directory,
-                    &scenario.agents,
-                ));
+                out.extend(discovery::top(ctx, tags, &scenario.directory));
             }
             SiteTarget::Ranking(tags, limit) => out.extend(
                 discovery::discover(ctx, tags, *limit, &scenario.directory, &scenario.agents)

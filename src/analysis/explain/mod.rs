@@ -37,7 +37,7 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
             let callee = match &send.to {
                 Target::Agent(a) => Some(*a),
                 Target::Discover(tags) => {
-                    let top = crate::engine::discovery::top(&ctx, tags, &s.directory, &s.agents);
+                    let top = crate::engine::discovery::top(&ctx, tags, &s.directory);
                     let names: Vec<&str> = tags.iter().map(|&t| s.symbols.name(t)).collect();
                     let found = top.map_or("no candidate".to_string(), |a| {
                         format!("top-ranked `{}`", s.agents[a].name())
