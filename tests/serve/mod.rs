@@ -167,6 +167,17 @@ fn send_params(text: &str) -> Value {
     json!({"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": text}]}})
 }
 
+/// A JSON-RPC SendMessage of `text` to the agent at `path`, with a push config for `url`; the
+/// response.
+fn send_with_push(s: &Server, path: &str, text: &str, url: &str, token: &str) -> Value {
+    let mut params = send_params(text);
+    params["configuration"] = json!({"pushNotificationConfig": {"url": url, "token": token}});
+    let send =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params}).to_string();
+    let (_, _, text) = http(&s.addr, "POST", path, &[CALLER], send.as_bytes());
+    serde_json::from_str(&text).unwrap()
+}
+
 fn sse_events(body: &str) -> Vec<Value> {
     body.split("\n\n")
         .filter_map(|e| e.strip_prefix("data: "))
@@ -633,13 +644,8 @@ fn webhooks_are_posted_to_a_loopback_receiver_only_when_allowed() {
     let (hook, posts) = receiver();
     let s = start("push-notifications.yaml", &["--allow-loopback-push"]);
     let path = "/agents/sanctions-screener/";
-    let mut params = send_params("Screen PMT-1");
-    params["configuration"] =
-        json!({"pushNotificationConfig": {"url": format!("http://{hook}/hook"), "token": "tok-1"}});
-    let send =
-        json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params}).to_string();
-    let (_, _, text) = http(&s.addr, "POST", path, &[CALLER], send.as_bytes());
-    let r: Value = serde_json::from_str(&text).unwrap();
+    let url = format!("http://{hook}/hook");
+    let r = send_with_push(&s, path, "Screen PMT-1", &url, "tok-1");
     assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
     let first = posts
         .recv_timeout(Duration::from_secs(10))

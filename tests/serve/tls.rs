@@ -46,17 +46,8 @@ fn tls_receiver() -> (u16, String, std::sync::mpsc::Receiver<String>) {
 }
 
 fn send_with_hook(s: &Server, port: u16) -> Value {
-    let mut params = send_params("Screen Acme");
-    params["configuration"] = json!({"pushNotificationConfig": {"url": format!("https://localhost:{port}/hook"), "token": "tls-token"}});
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params});
-    let (_, _, text) = http(
-        &s.addr,
-        "POST",
-        "/agents/screener/",
-        &[CALLER],
-        body.to_string().as_bytes(),
-    );
-    serde_json::from_str(&text).unwrap()
+    let url = format!("https://localhost:{port}/hook");
+    send_with_push(s, "/agents/screener/", "Screen Acme", &url, "tls-token")
 }
 
 #[test]
