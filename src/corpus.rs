@@ -72,9 +72,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The number of worker threads to use by default: one per core.
+/// The number of worker threads to use by default: one per core. Asked of the system once (it
+/// reads the cgroup's quota), for corpora, a large file's read and a long report alike.
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Runs `work` on every item with `jobs` threads and hands each result to `emit` in input order,

@@ -20,8 +20,7 @@ pub(crate) fn elements<T: Sync>(
     items: &[T],
     render: impl Fn(&mut Out, usize, &T) + Sync,
 ) -> std::io::Result<()> {
-    let one_thread = items.len() < PARALLEL_FROM
-        || std::thread::available_parallelism().map_or(1, |n| n.get()) < 2;
+    let one_thread = items.len() < PARALLEL_FROM || crate::corpus::default_jobs() < 2;
     if one_thread {
         return block(o, items, 0, items.len(), &render);
     }

@@ -31,8 +31,7 @@ where
     T: DeserializeOwned,
     U: DeserializeOwned + Send,
 {
-    let two_threads =
-        text.len() >= from && std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2;
+    let two_threads = text.len() >= from && crate::corpus::default_jobs() >= 2;
     let Some(cut) = two_threads.then(|| cut(text, key)).flatten() else {
         return parse(text);
     };
