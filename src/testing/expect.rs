@@ -134,7 +134,7 @@ struct Node {
 }
 
 fn path_name(world: &World, path: &TaskPath) -> String {
-    let mut name = world.scenario.aliases[path.alias].clone();
+    let mut name = world.scenario.aliases[path.alias].to_string();
     for hop in &path.hops {
         match hop {
             PathHop::Result(r) => name = format!("{name}/{r}"),
