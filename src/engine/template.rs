@@ -10,23 +10,36 @@ use serde_json::Value;
 use crate::engine::conditions::{Subject, lookup};
 use crate::engine::scenario::DataMap;
 
-/// A handler text: plain (the common case, rendered as it is) or a template. Three words: every
+/// A handler text: plain (the common case, rendered as it is) or a template. Two words: every
 /// `send` and `reply` step of a scenario holds one.
-#[derive(Clone, PartialEq, Eq, Default)]
-pub struct Text {
-    /// Plain: the text itself. A template: its source, as written (for analyses that show it).
-    written: Box<str>,
-    /// `None` for plain text; a template's parts are never empty.
-    parts: Option<Box<Parts>>,
+#[derive(Clone, PartialEq, Eq)]
+pub struct Text(Repr);
+
+#[derive(Clone, PartialEq, Eq)]
+enum Repr {
+    /// The text itself.
+    Plain(Box<str>),
+    Template(Box<Template>),
 }
 
 #[derive(Clone, PartialEq, Eq)]
-struct Parts(Box<[Part]>);
+struct Template {
+    /// Its source, as written (for analyses that show it).
+    written: Box<str>,
+    /// Never empty.
+    parts: Box<[Part]>,
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text(Repr::Plain(Box::default()))
+    }
+}
 
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Text")
-            .field("written", &&*self.written)
+            .field("written", &self.as_str())
             .field("parts", &self.parts())
             .finish()
     }
@@ -48,10 +61,7 @@ pub enum Field {
 
 impl Text {
     pub fn plain(text: String) -> Text {
-        Text {
-            written: text.into_boxed_str(),
-            parts: None,
-        }
+        Text(Repr::Plain(text.into_boxed_str()))
     }
 
     /// A template of these parts; plain text when it references nothing.
@@ -66,18 +76,24 @@ impl Text {
                 .collect();
             return Text::plain(text);
         }
-        Text {
+        Text(Repr::Template(Box::new(Template {
             written: written.into_boxed_str(),
-            parts: Some(Box::new(Parts(parts.into_boxed_slice()))),
-        }
+            parts: parts.into_boxed_slice(),
+        })))
     }
 
     pub fn as_str(&self) -> &str {
-        &self.written
+        match &self.0 {
+            Repr::Plain(text) => text,
+            Repr::Template(t) => &t.written,
+        }
     }
 
     pub fn parts(&self) -> &[Part] {
-        self.parts.as_deref().map_or(&[], |p| &p.0)
+        match &self.0 {
+            Repr::Plain(_) => &[],
+            Repr::Template(t) => &t.parts,
+        }
     }
 
     /// The text with each reference replaced by its value: a string as it is, any other value
@@ -87,11 +103,12 @@ impl Text {
         &'t self,
         mut subject: impl FnMut(Subject) -> (Option<Cow<'t, str>>, Option<Cow<'t, DataMap>>),
     ) -> Cow<'t, str> {
-        let Some(parts) = &self.parts else {
-            return Cow::Borrowed(&self.written);
+        let parts = match &self.0 {
+            Repr::Plain(text) => return Cow::Borrowed(text),
+            Repr::Template(t) => &t.parts,
         };
         let mut out = String::new();
-        for part in parts.0.iter() {
+        for part in parts.iter() {
             match part {
                 Part::Literal(s) => out.push_str(s),
                 Part::Ref(s, Field::Text) => {
@@ -117,7 +134,7 @@ impl Text {
 impl Deref for Text {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.written
+        self.as_str()
     }
 }
 
@@ -135,7 +152,7 @@ impl From<String> for Text {
 
 impl PartialEq<&str> for Text {
     fn eq(&self, other: &&str) -> bool {
-        &*self.written == *other
+        self.as_str() == *other
     }
 }
 
@@ -144,10 +161,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn plain_text_is_three_words_and_renders_as_it_is() {
+    fn plain_text_is_two_words_and_renders_as_it_is() {
         assert_eq!(
             std::mem::size_of::<Text>(),
-            3 * std::mem::size_of::<usize>()
+            2 * std::mem::size_of::<usize>()
         );
         for s in ["", "Request 1: please screen documents", "é ☃ {{not a ref"] {
             let t = Text::from(s);
