@@ -203,11 +203,7 @@ impl<'s> World<'s> {
             outcome: None,
         });
         if let Some(r) = d.result {
-            let results = &mut self.runs[task].results;
-            if results.len() <= r {
-                results.resize(r + 1, None);
-            }
-            results[r] = Some(ix);
+            self.runs[task].results.set(r, Some(ix32(ix)));
         }
         self.runs[task].waiting_on = Some(ix32(ix));
         self.attempt(task, ix)
@@ -262,11 +258,7 @@ impl<'s> World<'s> {
             outcome: None,
         });
         if let Some(r) = f.result {
-            let results = &mut self.runs[task].results;
-            if results.len() <= r {
-                results.resize(r + 1, None);
-            }
-            results[r] = Some(ix);
+            self.runs[task].results.set(r, Some(ix32(ix)));
         }
         self.runs[task].waiting_on = Some(ix32(ix));
         let targets: Vec<Cow<'s, Target>> = match &f.to {
@@ -407,7 +399,7 @@ impl<'s> World<'s> {
 
     /// A child reached a pause or a terminal state.
     pub(crate) fn child_resolved(&mut self, child: TaskIx) {
-        let Some((ix, m)) = self.runs[child].via else {
+        let Some((ix, m)) = self.runs[child].via.map(|(d, m)| (d as usize, m as usize)) else {
             return;
         };
         let d = &self.delegations[ix];

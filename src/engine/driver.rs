@@ -295,7 +295,7 @@ impl<'s> World<'s> {
             self.error(ErrorCode::TaskNotAwaiting, detail, None);
             return StepResult::Nothing;
         }
-        let before = self.runs[ix].resolutions;
+        let before = u64::from(self.runs[ix].resolutions);
         self.reply_down(
             ix,
             Cow::Borrowed(message.text.as_str()),

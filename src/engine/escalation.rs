@@ -60,7 +60,7 @@ impl<'s> World<'s> {
     fn latest_status_message(&self, task: TaskIx) -> Option<Cow<'s, str>> {
         let t = &self.tasks[task];
         let entry = t.history.last()?;
-        entry.message().map(|m| t.messages[m].text.clone())
+        entry.message().map(|m| t.messages[m].text.to_cow())
     }
 
     /// A reply joins the task's messages (no state change, no tick) and opens a call for the
@@ -68,12 +68,7 @@ impl<'s> World<'s> {
     fn deliver(&mut self, task: TaskIx, text: Cow<'s, str>, data: Option<&'s DataMap>) {
         let id = self.next_message_id();
         let t = &mut self.tasks[task];
-        t.messages.push(Message {
-            id,
-            role: Role::User,
-            text,
-            data,
-        });
+        t.messages.push(Message::new(id, Role::User, text, data));
         self.runs[task].last_reply = Some(ix32(t.messages.len() - 1));
         self.open_call(task);
     }

@@ -82,12 +82,7 @@ impl<'s> World<'s> {
                 let id = self.next_message_id();
                 let text = self.render(task, text);
                 let t = &mut self.tasks[task];
-                t.messages.push(Message {
-                    id,
-                    role: Role::Agent,
-                    text,
-                    data: None,
-                });
+                t.messages.push(Message::new(id, Role::Agent, text, None));
                 let ix = t.messages.len() - 1;
                 self.event(task, EventKind::Message(ix));
                 Next::Again

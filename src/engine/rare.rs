@@ -22,6 +22,17 @@ impl<T> Rare<T> {
     }
 }
 
+impl<T: Clone + Default> Rare<T> {
+    /// Sets item `i`, first growing the list with default items to reach it.
+    pub fn set(&mut self, i: usize, item: T) {
+        let items = &mut self.0.get_or_insert_with(|| Box::new(Items(Vec::new()))).0;
+        if items.len() <= i {
+            items.resize(i + 1, T::default());
+        }
+        items[i] = item;
+    }
+}
+
 impl<T> Default for Rare<T> {
     fn default() -> Self {
         Rare::new()
@@ -111,6 +122,16 @@ mod tests {
         assert!(collected.0.is_none());
         assert!(Rare::<u32>::from(Vec::new()).0.is_none());
         assert_eq!(format!("{empty:?}"), "[]");
+    }
+
+    #[test]
+    fn set_grows_the_list_with_defaults_to_reach_the_item() {
+        let mut r: Rare<Option<u32>> = Rare::new();
+        r.set(2, Some(7));
+        assert_eq!(&r[..], &[None, None, Some(7)]);
+        r.set(0, Some(1));
+        r.set(2, Some(8));
+        assert_eq!(&r[..], &[Some(1), None, Some(8)]);
     }
 
     #[test]

@@ -110,11 +110,12 @@ pub struct Call {
 pub type CallId = usize;
 
 /// One stream event. Snapshots are prefixes of the task's append-only logs.
-/// Stored packed (24 bytes): a run records several events per delegation.
+/// Stored packed (20 bytes): a run records several events per delegation. Its task is its call's
+/// ([`World::event_task`](crate::engine::world::World::event_task)): a call's events are all of
+/// the task it was opened for.
 #[derive(Debug, Clone, Copy)]
 pub struct Event {
     call: u32,
-    task: u32,
     kind: Packed,
 }
 
@@ -131,7 +132,7 @@ enum Packed {
 }
 
 impl Event {
-    pub fn new(call: CallId, task: TaskIx, kind: EventKind) -> Event {
+    pub fn new(call: CallId, kind: EventKind) -> Event {
         let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         let kind = match kind {
             EventKind::Task {
@@ -149,17 +150,12 @@ impl Event {
         };
         Event {
             call: n(call),
-            task: n(task),
             kind,
         }
     }
 
     pub fn call(&self) -> CallId {
         self.call as usize
-    }
-
-    pub fn task(&self) -> TaskIx {
-        self.task as usize
     }
 
     pub fn kind(&self) -> EventKind {

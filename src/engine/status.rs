@@ -55,12 +55,7 @@ impl<'s> World<'s> {
         let amplified = self.amplified(new.agent, new.origin);
         self.ids.task += 1;
         let tick = self.next_tick();
-        let message = Message {
-            id: self.next_message_id(),
-            role: Role::User,
-            text: new.text,
-            data: new.data,
-        };
+        let message = Message::new(self.next_message_id(), Role::User, new.text, new.data);
         let ix = self.tasks.len();
         self.tasks.push(Task {
             context,
@@ -82,7 +77,7 @@ impl<'s> World<'s> {
             amplified,
         });
         self.runs.push(Run {
-            via: new.via,
+            via: new.via.map(|(d, m)| (ix32(d), ix32(m))),
             ..Run::default()
         });
         if let Some(parent) = new.parent {
@@ -157,13 +152,13 @@ impl<'s> World<'s> {
             messages: t.messages.len(),
             artifacts: t.artifacts.len(),
         };
-        self.events.push(Event::new(call, task, kind));
+        self.events.push(Event::new(call, kind));
     }
 
     /// An event of the task's open call, if it has one.
     pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
         if let Some(call) = self.runs[task].call.map(|c| c as usize) {
-            self.events.push(Event::new(call, task, kind));
+            self.events.push(Event::new(call, kind));
         }
     }
 
@@ -188,12 +183,7 @@ impl<'s> World<'s> {
         let message = message.map(|text| {
             let id = self.next_message_id();
             let t = &mut self.tasks[task];
-            t.messages.push(Message {
-                id,
-                role: Role::Agent,
-                text,
-                data: None,
-            });
+            t.messages.push(Message::new(id, Role::Agent, text, None));
             t.messages.len() - 1
         });
         let t = &mut self.tasks[task];
@@ -212,7 +202,7 @@ impl<'s> World<'s> {
         }
         self.event(task, EventKind::Status(entry));
         if state.is_terminal() || state.is_pause() {
-            self.runs[task].resolutions += 1;
+            self.runs[task].resolutions = self.runs[task].resolutions.saturating_add(1);
             self.close_call(task);
             if self.runs[task].via.is_some() {
                 self.child_resolved(task);

@@ -52,13 +52,100 @@ pub enum Role {
 }
 
 /// A message stored in the task (A2A history): the caller's, replies, status messages, `message:`.
+/// 32 bytes: a large run keeps about three per task.
 #[derive(Debug, Clone)]
 pub struct Message<'s> {
-    /// The N of `msg-N`.
-    pub id: u64,
-    pub role: Role,
-    pub text: Cow<'s, str>,
+    pub text: MessageText<'s>,
     pub data: Option<&'s DataMap>,
+    /// The N of `msg-N` (see [`Message::id`]).
+    id: u32,
+    pub role: Role,
+}
+
+impl<'s> Message<'s> {
+    pub fn new(id: u64, role: Role, text: Cow<'s, str>, data: Option<&'s DataMap>) -> Self {
+        Message {
+            text: MessageText::from(text),
+            data,
+            // Each message takes memory: a run ends long before its 2^32nd.
+            id: u32::try_from(id).expect("a run mints fewer than 2^32 messages"),
+            role,
+        }
+    }
+
+    /// The N of `msg-N`.
+    pub fn id(&self) -> u64 {
+        u64::from(self.id)
+    }
+}
+
+/// A message's text: borrowed from the scenario (a step's or a script's), or rendered and owned.
+/// Two words, where a `Cow` is three: the owned text sits behind one more pointer, and a borrowed
+/// one (most of them) costs nothing more.
+#[derive(Clone)]
+pub enum MessageText<'s> {
+    Borrowed(&'s str),
+    Owned(Box<Box<str>>),
+}
+
+impl<'s> MessageText<'s> {
+    /// As a `Cow`, borrowing for as long as the scenario when it is the scenario's own.
+    pub fn to_cow(&self) -> Cow<'s, str> {
+        match self {
+            MessageText::Borrowed(s) => Cow::Borrowed(s),
+            MessageText::Owned(s) => Cow::Owned(s.to_string()),
+        }
+    }
+}
+
+impl<'s> From<Cow<'s, str>> for MessageText<'s> {
+    fn from(text: Cow<'s, str>) -> Self {
+        match text {
+            Cow::Borrowed(s) => MessageText::Borrowed(s),
+            Cow::Owned(s) => MessageText::Owned(Box::new(s.into_boxed_str())),
+        }
+    }
+}
+
+impl std::ops::Deref for MessageText<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            MessageText::Borrowed(s) => s,
+            MessageText::Owned(s) => s,
+        }
+    }
+}
+
+impl AsRef<str> for MessageText<'_> {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl fmt::Debug for MessageText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl fmt::Display for MessageText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl PartialEq<str> for MessageText<'_> {
+    fn eq(&self, other: &str) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<&str> for MessageText<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        **self == **other
+    }
 }
 
 /// One status change: the task's status history is a list of these, never rewritten.
@@ -66,22 +153,31 @@ pub struct Message<'s> {
 pub struct StatusEntry {
     pub tick: u64,
     pub state: TaskState,
-    /// Index into the task's `messages` (32 bits: an entry is 24 bytes, not 32).
-    msg: Option<u32>,
+    /// Index into the task's `messages`, or [`NO_MESSAGE`] (32 bits and no option's tag: an
+    /// entry is 16 bytes, not 32).
+    msg: u32,
 }
+
+/// A status change that carries no message.
+const NO_MESSAGE: u32 = u32::MAX;
 
 impl StatusEntry {
     pub fn new(tick: u64, state: TaskState, message: Option<usize>) -> StatusEntry {
         StatusEntry {
             tick,
             state,
-            msg: message.map(|m| u32::try_from(m).unwrap_or(u32::MAX)),
+            // A task's messages stay far below 2^32 - 1: each takes memory.
+            msg: message.map_or(NO_MESSAGE, |m| {
+                u32::try_from(m)
+                    .unwrap_or(NO_MESSAGE - 1)
+                    .min(NO_MESSAGE - 1)
+            }),
         }
     }
 
     /// Index into the task's `messages`.
     pub fn message(&self) -> Option<usize> {
-        self.msg.map(|m| m as usize)
+        (self.msg != NO_MESSAGE).then_some(self.msg as usize)
     }
 }
 
@@ -248,6 +344,28 @@ mod tests {
     }
 
     #[test]
+    fn a_message_text_reads_as_the_text_it_holds() {
+        let scenario = String::from("from the scenario");
+        let borrowed = MessageText::from(Cow::Borrowed(scenario.as_str()));
+        let owned = MessageText::from(Cow::<str>::Owned("rendered".to_string()));
+        assert!(matches!(borrowed, MessageText::Borrowed(_)));
+        assert!(matches!(owned, MessageText::Owned(_)));
+        assert_eq!(&*borrowed, "from the scenario");
+        assert_eq!(owned, "rendered");
+        assert_eq!(
+            format!("{owned} {borrowed:?}"),
+            "rendered \"from the scenario\""
+        );
+        assert!(matches!(
+            borrowed.to_cow(),
+            Cow::Borrowed("from the scenario")
+        ));
+        assert!(matches!(owned.to_cow(), Cow::Owned(s) if s == "rendered"));
+        let m = Message::new(7, Role::Agent, Cow::Borrowed("x"), None);
+        assert_eq!(m.id(), 7);
+    }
+
+    #[test]
     fn a_task_stays_compact() {
         // One per task: a 100,000-step run keeps about 61,000. Three messages inline (the request,
         // a progress note, the result: nine tasks in ten have at most three) cost 96 bytes here
@@ -257,6 +375,7 @@ mod tests {
             "{}",
             std::mem::size_of::<Task>()
         );
-        assert_eq!(std::mem::size_of::<StatusEntry>(), 24);
+        assert_eq!(std::mem::size_of::<StatusEntry>(), 16);
+        assert_eq!(std::mem::size_of::<Message>(), 32);
     }
 }

@@ -14,7 +14,7 @@ use crate::engine::faults::Faults;
 use crate::engine::program::{Op, compile};
 use crate::engine::record::*;
 use crate::engine::scenario::*;
-use crate::engine::scheduler::{Activity, DelegationIx, Scheduler};
+use crate::engine::scheduler::{Activity, Scheduler};
 use crate::engine::symbols::Sym;
 use crate::engine::task::*;
 
@@ -101,20 +101,20 @@ pub(crate) struct Run {
     pub call: Option<u32>,
     /// Its child tasks, in creation order: most tasks have none.
     pub children: crate::engine::rare::Rare<TaskIx>,
-    /// The delegation that created it, and its member number there.
-    pub via: Option<(DelegationIx, usize)>,
-    /// Its handler's named results (`as`), by [`ResultIx`].
-    pub results: Vec<Option<DelegationIx>>,
-    /// The [`DelegationIx`] it is blocked on.
+    /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) that created it, and its member number there.
+    pub via: Option<(u32, u32)>,
+    /// Its handler's named results (`as`), by [`ResultIx`]: the [`DelegationIx`](crate::engine::scheduler::DelegationIx) of each that ran.
+    pub results: crate::engine::rare::Rare<Option<u32>>,
+    /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) it is blocked on.
     pub waiting_on: Option<u32>,
     pub pending: Pending,
-    /// The [`DelegationIx`] whose child's pause it took on (`on_pause: escalate`).
+    /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) whose child's pause it took on (`on_pause: escalate`).
     pub escalated: Option<u32>,
     /// Index into its messages of the latest reply it received.
     pub last_reply: Option<u32>,
     /// How many times it has reached a pause or a terminal state: a blocking step waits for this
     /// to grow.
-    pub resolutions: u64,
+    pub resolutions: u32,
 }
 
 /// An index as a [`Run`] keeps it.
@@ -231,6 +231,11 @@ impl<'s> World<'s> {
             .filter(move |e| e.call() == call)
     }
 
+    /// The task an event is of: its call's.
+    pub fn event_task(&self, e: &Event) -> TaskIx {
+        self.calls[e.call()].task as usize
+    }
+
     /// The clock now.
     pub fn clock(&self) -> u64 {
         self.ids.tick
@@ -239,7 +244,7 @@ impl<'s> World<'s> {
     /// The delegation a task's handler named `result` (`as`), if that step ran.
     pub fn result_of(&self, task: TaskIx, result: ResultIx) -> Option<&Delegation<'s>> {
         let d = (*self.runs[task].results.get(result)?)?;
-        Some(&self.delegations[d])
+        Some(&self.delegations[d as usize])
     }
 
     /// The clock stops at `u64::MAX` (a `slow` window of `i64::MAX` ticks gets there): later
@@ -404,7 +409,7 @@ impl<'s> World<'s> {
 
     /// Whether a task has paused or ended at least `n` times.
     pub(crate) fn resolved(&self, task: TaskIx, n: u64) -> bool {
-        self.runs[task].resolutions >= n
+        u64::from(self.runs[task].resolutions) >= n
     }
 }
 
@@ -448,6 +453,10 @@ mod tests {
     /// One of these is kept per task: a big run keeps tens of thousands.
     #[test]
     fn a_tasks_run_state_stays_compact() {
-        assert!(std::mem::size_of::<Run>() <= 112);
+        assert!(
+            std::mem::size_of::<Run>() <= 80,
+            "{}",
+            std::mem::size_of::<Run>()
+        );
     }
 }

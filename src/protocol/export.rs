@@ -57,7 +57,7 @@ fn message(w: &World, v: A2aVersion, ix: TaskIx, m: &crate::engine::task::Messag
     if v == A2aVersion::V0_3 {
         o.insert("kind".into(), json!("message"));
     }
-    o.insert("messageId".into(), json!(format!("msg-{}", m.id)));
+    o.insert("messageId".into(), json!(format!("msg-{}", m.id())));
     o.insert("contextId".into(), json!(t.context.to_string()));
     o.insert("taskId".into(), json!(task_id(ix)));
     o.insert("role".into(), json!(v.role(m.role == Role::User)));
@@ -200,7 +200,13 @@ pub fn write_stream_with(
         }
     }
     for (i, e) in w.events.iter().enumerate() {
-        let mut line = stream_event(w, v, e.task(), e.kind(), last_status[e.call()] == Some(i));
+        let mut line = stream_event(
+            w,
+            v,
+            w.event_task(e),
+            e.kind(),
+            last_status[e.call()] == Some(i),
+        );
         if jsonrpc {
             line = json!({"jsonrpc": "2.0", "id": format!("req-{}", e.call() + 1), "result": line});
         }
@@ -226,7 +232,7 @@ pub fn call_stream(w: &World, v: A2aVersion, call: crate::engine::record::CallId
         .last();
     w.call_events(call)
         .enumerate()
-        .map(|(i, e)| stream_event(w, v, e.task(), e.kind(), last == Some(i)))
+        .map(|(i, e)| stream_event(w, v, w.event_task(e), e.kind(), last == Some(i)))
         .collect()
 }
 

@@ -91,7 +91,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
                 "agent"
             };
             let data = m.data.map(|d| serde_json::to_string(d).unwrap_or_default());
-            let id = format!("msg-{}", m.id);
+            let id = format!("msg-{}", m.id());
             vec![
                 id,
                 role.into(),

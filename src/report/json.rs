@@ -186,14 +186,15 @@ fn step(w: &World, o: &mut Out, i: usize, r: &StepRecord) {
 }
 
 fn event(w: &World, o: &mut Out, e: &Event) {
-    let t = &w.tasks[e.task()];
+    let task = w.event_task(e);
+    let t = &w.tasks[task];
     o.open_object();
     match e.kind() {
         EventKind::Task { history, .. } => {
             key!(o, "event");
             o.plain("task");
             key!(o, "task");
-            task_id(o, e.task());
+            task_id(o, task);
             key!(o, "state");
             o.plain(t.history[history - 1].state.as_str());
         }
@@ -202,7 +203,7 @@ fn event(w: &World, o: &mut Out, e: &Event) {
             key!(o, "event");
             o.plain("status");
             key!(o, "task");
-            task_id(o, e.task());
+            task_id(o, task);
             key!(o, "tick");
             o.u64(entry.tick);
             key!(o, "state");
@@ -216,9 +217,9 @@ fn event(w: &World, o: &mut Out, e: &Event) {
             key!(o, "event");
             o.plain("message");
             key!(o, "task");
-            task_id(o, e.task());
+            task_id(o, task);
             key!(o, "message_id");
-            o.id("msg-", t.messages[i].id);
+            o.id("msg-", t.messages[i].id());
             key!(o, "text");
             o.str(&t.messages[i].text);
         }
@@ -226,7 +227,7 @@ fn event(w: &World, o: &mut Out, e: &Event) {
             key!(o, "event");
             o.plain("artifact");
             key!(o, "task");
-            task_id(o, e.task());
+            task_id(o, task);
             key!(o, "artifact_id");
             o.id("artifact-", t.artifacts[i].id);
         }
@@ -347,7 +348,7 @@ fn decision(o: &mut Out, d: &Decision) {
 fn message(o: &mut Out, msg: &Message) {
     o.open_object();
     key!(o, "message_id");
-    o.id("msg-", msg.id);
+    o.id("msg-", msg.id());
     key!(o, "role");
     o.plain(if msg.role == Role::User {
         "user"

@@ -188,7 +188,7 @@ pub fn render(world: &World, layout: Layout) -> String {
                 .map(|d| serde_json::to_string(d).unwrap_or_default())
                 .unwrap_or_default();
             t.add_row(vec![
-                format!("msg-{}", m.id),
+                format!("msg-{}", m.id()),
                 role.to_string(),
                 m.text.to_string(),
                 data,
@@ -293,13 +293,13 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
             let events: Vec<String> = world
                 .call_events(*call)
                 .map(|e| {
-                    let t = &world.tasks[e.task()];
+                    let t = &world.tasks[world.event_task(e)];
                     match e.kind() {
                         EventKind::Task { history, .. } => {
                             format!("task {}", t.history[history - 1].state)
                         }
                         EventKind::Status(h) => format!("status {}", t.history[h].state),
-                        EventKind::Message(m) => format!("message msg-{}", t.messages[m].id),
+                        EventKind::Message(m) => format!("message msg-{}", t.messages[m].id()),
                         EventKind::Artifact(a) => {
                             format!("artifact artifact-{}", t.artifacts[a].id)
                         }

@@ -307,7 +307,7 @@ fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (us
 /// stream (as the A2A specs have it) a Message is the whole answer, and the SDK clients stop
 /// reading at one.
 pub fn served_event(world: &World, v: A2aVersion, index: usize, e: &Event, last: bool) -> Value {
-    let ix = e.task();
+    let ix = world.event_task(e);
     let EventKind::Message(m) = e.kind() else {
         return export::stream_event(world, v, ix, e.kind(), last);
     };
@@ -315,7 +315,7 @@ pub fn served_event(world: &World, v: A2aVersion, index: usize, e: &Event, last:
     let entry = world.events[..index]
         .iter()
         .rev()
-        .filter(|p| p.task() == ix)
+        .filter(|p| world.event_task(p) == ix)
         .find_map(|p| match p.kind() {
             EventKind::Status(h) => Some(h),
             EventKind::Task { history, .. } => history.checked_sub(1),

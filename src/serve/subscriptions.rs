@@ -82,7 +82,7 @@ impl Subscriptions {
     pub fn pump(&mut self, world: &World) {
         self.live.retain_mut(|s| {
             for (i, e) in world.events.iter().enumerate().skip(s.next) {
-                if e.task() != s.task {
+                if world.event_task(e) != s.task {
                     continue;
                 }
                 let kind = e.kind();
