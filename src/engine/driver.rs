@@ -143,7 +143,7 @@ impl<'s> World<'s> {
     }
 
     fn driver_send(&mut self, send: &'s Send) -> StepResult {
-        let context = match &send.context {
+        let context = match send.context() {
             ContextSpec::Fresh => None,
             ContextSpec::Literal(c) => Some(Context::Named(c)),
             // A context id is a correlation key, not a credential: any earlier task's will do.
@@ -156,7 +156,7 @@ impl<'s> World<'s> {
                 }
             },
         };
-        let ctx = self.driver_context(send.caller);
+        let ctx = self.driver_context(send.caller());
         let Some(callee) = self.resolve_target(&ctx, &send.to) else {
             return StepResult::Nothing;
         };
@@ -173,13 +173,13 @@ impl<'s> World<'s> {
             self.unavailable(ctx.agent_id, callee);
             return StepResult::Nothing;
         }
-        if !self.token_required(send.caller, callee) {
+        if !self.token_required(send.caller(), callee) {
             return StepResult::Nothing;
         }
         if let Some(codes) = self.refused(&ctx, callee) {
             return StepResult::Denied(codes);
         }
-        let c = &self.scenario.callers[send.caller];
+        let c = &self.scenario.callers[send.caller()];
         let owner = Owner {
             id: c.sym,
             tenant: c.tenant,
@@ -187,7 +187,7 @@ impl<'s> World<'s> {
         let (task, call) = self.create_task(NewTask {
             agent: callee,
             owner,
-            delegation_chain: self.caller_chains[send.caller],
+            delegation_chain: self.caller_chains[send.caller()],
             classification: ctx.classification,
             parent: None,
             context,
@@ -196,15 +196,15 @@ impl<'s> World<'s> {
             via: None,
             attempt: 1,
             scopes: ctx.scopes.clone(),
-            origin: send.caller,
+            origin: send.caller(),
         });
-        if let Some(a) = send.alias {
+        if let Some(a) = send.alias() {
             self.alias_tasks[a] = Some(task);
         }
-        if let Some(vt) = &self.verified[send.caller] {
+        if let Some(vt) = &self.verified[send.caller()] {
             self.caller_tokens.insert(task, vt.clone());
         }
-        if let Some(push) = &send.push {
+        if let Some(push) = send.push() {
             self.set_push_config(callee, Some(task), None, push);
         }
         if send.return_immediately {

@@ -342,7 +342,7 @@ pub enum OnError {
 pub enum Target {
     Agent(AgentIx),
     /// Query tags, interned, sorted and without duplicates.
-    Discover(Vec<Sym>),
+    Discover(Box<[Sym]>),
 }
 
 #[derive(Debug)]
@@ -361,13 +361,13 @@ pub struct PushSpec {
 #[derive(Debug)]
 pub enum TaskRef {
     Alias(AliasIx),
-    Id(String),
+    Id(Box<str>),
 }
 
 #[derive(Debug)]
 pub enum ContextSpec {
     Fresh,
-    Literal(String),
+    Literal(Box<str>),
     Of(AliasIx),
 }
 
@@ -388,7 +388,8 @@ pub enum Step {
         caller: CallerIx,
         task: TaskRef,
         agent: Option<AgentIx>,
-        push: PushSpec,
+        /// Boxed: a step is as large as its largest kind, and this one is rare.
+        push: Box<PushSpec>,
     },
     Cancel {
         caller: CallerIx,
@@ -414,19 +415,85 @@ pub enum WaitSpec {
     Task(AliasIx),
 }
 
+/// A `send` or `stream` step, as [`SendParts`] gives it, stored in 64 bytes: a large file is
+/// mostly these.
 #[derive(Debug)]
 pub struct Send {
+    pub to: Target,
+    pub message: MessageSpec,
+    /// Its push config and context, boxed when it has either: most sends have neither.
+    extras: Option<Box<SendExtras>>,
+    caller: u32,
+    alias: Option<u32>,
     /// `stream` rather than `send`: the same code path, reported with its events.
+    pub stream: bool,
+    /// `return_immediately: true` (send only): the step ends once the task exists.
+    pub return_immediately: bool,
+}
+
+#[derive(Debug)]
+struct SendExtras {
+    push: Option<PushSpec>,
+    context: ContextSpec,
+}
+
+/// A [`Send`]'s fields, to build one from.
+pub struct SendParts {
     pub stream: bool,
     pub caller: CallerIx,
     pub to: Target,
     pub message: MessageSpec,
     pub alias: Option<AliasIx>,
-    /// Boxed: most sends have none.
-    pub push: Option<Box<PushSpec>>,
+    pub push: Option<PushSpec>,
     pub context: ContextSpec,
-    /// `return_immediately: true` (send only): the step ends once the task exists.
     pub return_immediately: bool,
+}
+
+/// An index as a step stores it: a scenario's callers and aliases each take memory, and stay
+/// far below 2^32.
+fn ix32(ix: usize) -> u32 {
+    u32::try_from(ix).expect("a scenario has fewer than 2^32 callers and aliases")
+}
+
+impl From<SendParts> for Send {
+    fn from(p: SendParts) -> Self {
+        let extras = (p.push.is_some() || !matches!(p.context, ContextSpec::Fresh)).then(|| {
+            Box::new(SendExtras {
+                push: p.push,
+                context: p.context,
+            })
+        });
+        Send {
+            to: p.to,
+            message: p.message,
+            extras,
+            caller: ix32(p.caller),
+            alias: p.alias.map(ix32),
+            stream: p.stream,
+            return_immediately: p.return_immediately,
+        }
+    }
+}
+
+impl Send {
+    pub fn caller(&self) -> CallerIx {
+        self.caller as usize
+    }
+
+    /// The alias (`as`) it defines.
+    pub fn alias(&self) -> Option<AliasIx> {
+        self.alias.map(|a| a as usize)
+    }
+
+    pub fn push(&self) -> Option<&PushSpec> {
+        self.extras.as_ref().and_then(|e| e.push.as_ref())
+    }
+
+    pub fn context(&self) -> &ContextSpec {
+        self.extras
+            .as_ref()
+            .map_or(&ContextSpec::Fresh, |e| &e.context)
+    }
 }
 
 impl Step {
@@ -452,7 +519,7 @@ impl Step {
             | Step::SetPushConfig { caller, .. }
             | Step::Cancel { caller, .. }
             | Step::Get { caller, .. } => Some(*caller),
-            Step::Send(s) => Some(s.caller),
+            Step::Send(s) => Some(s.caller()),
             Step::Wait(_) | Step::Matrix { .. } => None,
         }
     }
@@ -460,14 +527,62 @@ impl Step {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_step_stays_compact() {
-        // One per step of the file: a message's data and a send's push config are boxed (few
-        // steps have them), which took a step from 224 bytes to 120.
+        // One per step of the file: a message's data, a send's push config and context and a
+        // push config step's config are boxed (few steps have them), and indices are 32 bits:
+        // 224 bytes, then 120, now 64.
         assert!(
-            std::mem::size_of::<super::Step>() <= 120,
+            std::mem::size_of::<Step>() <= 64,
             "{}",
-            std::mem::size_of::<super::Step>()
+            std::mem::size_of::<Step>()
         );
+    }
+
+    fn send(push: Option<PushSpec>, context: ContextSpec) -> Send {
+        Send::from(SendParts {
+            stream: true,
+            caller: 3,
+            to: Target::Agent(1),
+            message: MessageSpec {
+                text: Text::from("hi"),
+                data: None,
+            },
+            alias: Some(70_000),
+            push,
+            context,
+            return_immediately: false,
+        })
+    }
+
+    #[test]
+    fn a_send_gives_back_the_parts_it_was_built_from() {
+        let plain = send(None, ContextSpec::Fresh);
+        assert!(plain.extras.is_none(), "nothing to box");
+        assert_eq!((plain.caller(), plain.alias()), (3, Some(70_000)));
+        assert!(plain.push().is_none());
+        assert!(matches!(plain.context(), ContextSpec::Fresh));
+        assert!(plain.stream && !plain.return_immediately);
+
+        let pushed = send(
+            Some(PushSpec {
+                url: "https://hooks.example.com/a".into(),
+                token: Secret::new("t"),
+            }),
+            ContextSpec::Fresh,
+        );
+        assert_eq!(
+            pushed.push().map(|p| p.url.as_str()),
+            Some("https://hooks.example.com/a")
+        );
+        assert!(matches!(pushed.context(), ContextSpec::Fresh));
+
+        let named = send(None, ContextSpec::Literal("case-1".into()));
+        assert!(named.push().is_none());
+        assert!(matches!(named.context(), ContextSpec::Literal(c) if &**c == "case-1"));
+        let of = send(None, ContextSpec::Of(4));
+        assert!(matches!(of.context(), ContextSpec::Of(4)));
     }
 }

@@ -88,8 +88,8 @@ pub fn findings(scenario: &Scenario) -> Vec<Finding> {
     let mut level = Vec::new();
     for step in &scenario.steps {
         let Step::Send(send) = step else { continue };
-        let c = &scenario.callers[send.caller];
-        let upstream = upstreams[send.caller];
+        let c = &scenario.callers[send.caller()];
+        let upstream = upstreams[send.caller()];
         let ctx = CallerContext {
             agent_id: c.sym,
             tenant: c.tenant,
@@ -100,21 +100,21 @@ pub fn findings(scenario: &Scenario) -> Vec<Finding> {
         let callee = match &send.to {
             Target::Agent(a) => Some(*a),
             Target::Discover(tags) => *discovered
-                .entry((send.caller, tags.as_slice()))
+                .entry((send.caller(), &tags[..]))
                 .or_insert_with(|| discovery::top(&ctx, tags, &scenario.directory)),
         };
         let Some(callee) = callee else { continue };
-        if !entered.insert((send.caller, callee)) {
+        if !entered.insert((send.caller(), callee)) {
             continue;
         }
         if !check_delegation(&ctx, &scenario.agents[callee], scenario, &chains).is_empty() {
             continue;
         }
-        let key = (send.caller, callee, c.scopes.clone());
+        let key = (send.caller(), callee, c.scopes.clone());
         if seen.insert(key) {
             let chain = chains.push(upstream, c.sym);
             level.push(Reached {
-                caller: send.caller,
+                caller: send.caller(),
                 agent: callee,
                 scopes: c.scopes.clone(),
                 chain,

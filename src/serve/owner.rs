@@ -480,8 +480,8 @@ pub fn run(
                     // The config the step set: kept as the client gave it, for reading back and
                     // (when the receiver is on this machine) for real POSTs.
                     let set = match step {
-                        Step::Send(s) => s.push.as_deref(),
-                        Step::SetPushConfig { push, .. } => Some(push),
+                        Step::Send(s) => s.push(),
+                        Step::SetPushConfig { push, .. } => Some(&**push),
                         _ => None,
                     };
                     let task = world.steps.last().and_then(|r| match r.result {

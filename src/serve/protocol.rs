@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::owner::{Failure, FailureKind, ListQuery, PushOp, PushQuery, Req};
 use crate::engine::push::Secret;
 use crate::engine::scenario::{
-    AgentIx, CallerIx, ContextSpec, MessageSpec, PushSpec, Send, Step, Target, TaskRef,
+    AgentIx, CallerIx, ContextSpec, MessageSpec, PushSpec, Send, SendParts, Step, Target, TaskRef,
 };
 use crate::protocol::version::A2aVersion;
 
@@ -239,24 +239,24 @@ pub fn request(
             let step = if let Some(task) = str_field(message, "taskId")? {
                 Step::Reply {
                     caller,
-                    task: TaskRef::Id(task.to_string()),
+                    task: TaskRef::Id(task.into()),
                     message: spec,
                 }
             } else {
                 let context = match str_field(message, "contextId")? {
-                    Some(c) => ContextSpec::Literal(c.to_string()),
+                    Some(c) => ContextSpec::Literal(c.into()),
                     None => ContextSpec::Fresh,
                 };
-                Step::Send(Send {
+                Step::Send(Send::from(SendParts {
                     stream: op == Op::Stream,
                     caller,
                     to: Target::Agent(agent),
                     message: spec,
                     alias: None,
-                    push: push.map(Box::new),
+                    push,
                     context,
                     return_immediately: return_immediately && op == Op::Send,
-                })
+                }))
             };
             (step, push_id)
         }
@@ -265,7 +265,7 @@ pub fn request(
                 history_length(params)?;
                 Step::Get {
                     caller,
-                    task: TaskRef::Id(task_param(params, "id")?),
+                    task: TaskRef::Id(task_param(params, "id")?.into()),
                 }
             },
             String::new(),
@@ -273,7 +273,7 @@ pub fn request(
         Op::Cancel => (
             Step::Cancel {
                 caller,
-                task: TaskRef::Id(task_param(params, "id")?),
+                task: TaskRef::Id(task_param(params, "id")?.into()),
             },
             String::new(),
         ),
@@ -295,9 +295,9 @@ pub fn request(
             let (push, id) = push_spec(config)?;
             let step = Step::SetPushConfig {
                 caller,
-                task: TaskRef::Id(task),
+                task: TaskRef::Id(task.into()),
                 agent: Some(agent),
-                push,
+                push: Box::new(push),
             };
             (step, id)
         }

@@ -104,7 +104,7 @@ impl PushConfigs {
 /// as for setting one.
 pub fn refused_on_send(world: &World, step: &Step) -> Option<Failure> {
     let Step::Send(send) = step else { return None };
-    let (Some(push), Target::Agent(agent)) = (&send.push, &send.to) else {
+    let (Some(push), Target::Agent(agent)) = (send.push(), &send.to) else {
         return None;
     };
     if let Some(f) = no_push(world, *agent) {

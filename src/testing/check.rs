@@ -134,7 +134,7 @@ fn tokens(scenario: &Scenario) -> Vec<&str> {
         .steps
         .iter()
         .filter_map(|s| match s {
-            Step::Send(send) => send.push.as_ref().map(|p| p.token.expose()),
+            Step::Send(send) => send.push().as_ref().map(|p| p.token.expose()),
             Step::SetPushConfig { push, .. } => Some(push.token.expose()),
             _ => None,
         })

@@ -52,7 +52,7 @@ impl Inputs {
         let mut hosts: Vec<String> = Vec::new();
         for step in &scenario.steps {
             let url = match step {
-                crate::engine::scenario::Step::Send(s) => s.push.as_ref().map(|p| &p.url),
+                crate::engine::scenario::Step::Send(s) => s.push().as_ref().map(|p| &p.url),
                 crate::engine::scenario::Step::SetPushConfig { push, .. } => Some(&push.url),
                 _ => None,
             };

@@ -52,7 +52,7 @@ fn push_verdicts_equal_the_first_refusal_of_every_bundled_push_config() {
             let with_push = match step {
                 Step::SetPushConfig { .. } => true,
                 Step::Send(send) => {
-                    send.push.is_some() && matches!(w.steps[i].result, StepResult::Task { .. })
+                    send.push().is_some() && matches!(w.steps[i].result, StepResult::Task { .. })
                 }
                 _ => false,
             };

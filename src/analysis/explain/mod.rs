@@ -33,7 +33,7 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
     }
     match step {
         Step::Send(send) => {
-            let ctx = world.driver_context(send.caller);
+            let ctx = world.driver_context(send.caller());
             let callee = match &send.to {
                 Target::Agent(a) => Some(*a),
                 Target::Discover(tags) => {
@@ -78,10 +78,10 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
                     } else {
                         format!("verdict: denied ({})", codes.join(", "))
                     });
-                    if send.push.is_some() && !codes.is_empty() {
+                    if send.push().is_some() && !codes.is_empty() {
                         doc.insert("push".into(), json!({"verdict": "not_checked", "rule": "a send that creates no task sets and checks no push config"}));
                         text.push("push config: not checked, the send created no task".into());
-                    } else if let Some(push) = &send.push {
+                    } else if let Some(push) = send.push() {
                         let (j, t) = push_checks(world, a, None, &push.url, push.token.is_empty());
                         doc.insert("push".into(), j);
                         text.extend(t);
@@ -253,9 +253,9 @@ pub fn discover(world: &World, n: usize) -> Result<Explanation, String> {
             caller,
             tags,
             limit,
-        } => (*caller, tags.as_slice(), *limit),
+        } => (*caller, &tags[..], *limit),
         Step::Send(s) => match &s.to {
-            Target::Discover(tags) => (s.caller, tags.as_slice(), Some(1)),
+            Target::Discover(tags) => (s.caller(), &tags[..], Some(1)),
             Target::Agent(_) => {
                 return Err(format!("step {n} names its callee, it makes no discovery"));
             }

@@ -382,7 +382,7 @@ impl Loader<'_> {
                 if tags.is_empty() {
                     self.problem(child(at, "discover"), "`discover` needs at least one tag");
                 }
-                Target::Discover(self.tag_set(&tags))
+                Target::Discover(self.tag_set(&tags).into())
             }
         }
     }

@@ -199,7 +199,7 @@ impl Loader<'_> {
                         "`discover` needs at least one tag",
                     );
                 }
-                Target::Discover(self.tag_set(&tags))
+                Target::Discover(self.tag_set(&tags).into())
             }
         }
     }

@@ -17,20 +17,20 @@ impl Loader<'_> {
     ) -> TaskRef {
         match (task, task_id) {
             (Some(alias), None) => TaskRef::Alias(self.alias_ref(Child(at, "task"), &alias, names)),
-            (None, Some(id)) => TaskRef::Id(id.into_string()),
+            (None, Some(id)) => TaskRef::Id(id.into_string().into()),
             (Some(_), Some(_)) => {
                 self.problem(
                     child(at, "task_id"),
                     "give `task` (an alias) or `task_id` (a literal id), not both",
                 );
-                TaskRef::Id(String::new())
+                TaskRef::Id(Box::default())
             }
             (None, None) => {
                 self.problem(
                     path(at),
                     "this step needs `task` (an alias) or `task_id` (a literal id)",
                 );
-                TaskRef::Id(String::new())
+                TaskRef::Id(Box::default())
             }
         }
     }
@@ -80,10 +80,10 @@ impl Loader<'_> {
                 agent: p
                     .agent
                     .map(|a| self.agent_ref(Child(&at, "agent"), &a, names)),
-                push: PushSpec {
+                push: Box::new(PushSpec {
                     url: p.url,
                     token: Secret::new(p.token.unwrap_or_default()),
-                },
+                }),
             },
             StepFile::Cancel(t) => Step::Cancel {
                 caller: self.caller_ref(Child(&at, "caller"), &t.caller, names),
@@ -171,7 +171,7 @@ impl Loader<'_> {
                 if c.is_empty() {
                     self.problem(child(at, "context"), "`context` must not be empty");
                 }
-                ContextSpec::Literal(c.into_string())
+                ContextSpec::Literal(c.into_string().into())
             }
             (None, Some(alias)) => {
                 ContextSpec::Of(self.alias_ref(Child(at, "context_of"), &alias, names))
@@ -192,11 +192,9 @@ impl Loader<'_> {
                 "a stream is read to its end, so `return_immediately` goes with `send` only",
             );
         }
-        let push = s.push.map(|p| {
-            Box::new(PushSpec {
-                url: p.url,
-                token: Secret::new(p.token.unwrap_or_default()),
-            })
+        let push = s.push.map(|p| PushSpec {
+            url: p.url,
+            token: Secret::new(p.token.unwrap_or_default()),
         });
         // The alias is defined after the step's own references are resolved: a step cannot name itself.
         let alias = s.alias.map(|name| {
@@ -213,7 +211,7 @@ impl Loader<'_> {
             names.aliases.entry(name).or_insert(ix);
             ix
         });
-        Send {
+        Send::from(SendParts {
             stream,
             caller,
             to,
@@ -222,6 +220,6 @@ impl Loader<'_> {
             push,
             context,
             return_immediately,
-        }
+        })
     }
 }
