@@ -122,10 +122,7 @@ fn a_wait_step_reports_its_tick_and_no_caller() {
     let mut s = scenario();
     s.steps.push(Step::Wait(WaitSpec::Ticks(3)));
     let mut w = world::run(&plain);
-    w.steps.push(StepRecord {
-        caller: None,
-        result: StepResult::Tick(6),
-    });
+    w.steps.push(StepRecord::new(None, StepResult::Tick(6)));
     w.scenario = &s;
     assert_eq!(
         report(&w)["steps"][1],

@@ -11,7 +11,7 @@ use crate::engine::scheduler::Activity;
 use crate::engine::status::{IllegalTransition, NewTask};
 use crate::engine::symbols::Sym;
 use crate::engine::task::*;
-use crate::engine::world::World;
+use crate::engine::world::{World, ix32};
 
 impl<'s> World<'s> {
     pub(crate) fn run_step(&mut self, step: &'s Step) {
@@ -19,10 +19,8 @@ impl<'s> World<'s> {
         if let Some(caller) = step.caller()
             && !self.authenticate(caller)
         {
-            self.steps.push(StepRecord {
-                caller: Some(caller),
-                result: StepResult::Nothing,
-            });
+            self.steps
+                .push(StepRecord::new(Some(caller), StepResult::Nothing));
             return;
         }
         let result = match step {
@@ -58,10 +56,7 @@ impl<'s> World<'s> {
             Step::Wait(wait) => self.driver_wait(wait),
             Step::Matrix { callers, agents } => self.matrix(callers, agents),
         };
-        self.steps.push(StepRecord {
-            caller: step.caller(),
-            result,
-        });
+        self.steps.push(StepRecord::new(step.caller(), result));
     }
 
     /// Admission only: nothing is created and nothing recorded but the grid (no denials, no tick).
@@ -218,7 +213,7 @@ impl<'s> World<'s> {
         StepResult::Task {
             task,
             state: self.tasks[task].state,
-            stream: send.stream.then_some(call),
+            stream: send.stream.then_some(ix32(call)),
         }
     }
 

@@ -192,21 +192,38 @@ pub enum EventKind {
     Artifact(usize),
 }
 
+/// One per driver step: 32 bytes.
 #[derive(Debug, Clone)]
 pub struct StepRecord {
-    /// None for `wait`, which has no caller.
-    pub caller: Option<CallerIx>,
     pub result: StepResult,
+    /// See [`StepRecord::caller`].
+    caller: Option<u32>,
+}
+
+impl StepRecord {
+    pub fn new(caller: Option<CallerIx>, result: StepResult) -> StepRecord {
+        StepRecord {
+            result,
+            caller: caller
+                .map(|c| u32::try_from(c).expect("a scenario has fewer than 2^32 callers")),
+        }
+    }
+
+    /// None for `wait`, which has no caller.
+    pub fn caller(&self) -> Option<CallerIx> {
+        self.caller.map(|c| c as usize)
+    }
 }
 
 #[derive(Debug, Clone)]
 pub enum StepResult {
     Ranking(Vec<Ranked>),
-    /// A task and its state when the operation ended; for `stream`, the call whose events to list.
+    /// A task and its state when the operation ended; for `stream`, the [`CallId`] whose events
+    /// to list (in 32 bits, as a call's fields are: a result is 24 bytes, not 32).
     Task {
         task: TaskIx,
         state: TaskState,
-        stream: Option<CallId>,
+        stream: Option<u32>,
     },
     Denied(Vec<crate::engine::admission::DenialCode>),
     /// A driver `wait`: the clock when it ended.

@@ -17,7 +17,8 @@ pub(crate) fn tables(world: &World, out: &mut String) {
         vec![
             (i + 1).to_string(),
             s.steps[i].op().to_string(),
-            r.caller.map_or(String::new(), |c| s.callers[c].id.clone()),
+            r.caller()
+                .map_or(String::new(), |c| s.callers[c].id.clone()),
             crate::report::table::step_summary(world, i + 1, r),
         ]
     });

@@ -123,7 +123,7 @@ fn step(w: &World, o: &mut Out, i: usize, r: &StepRecord) {
     o.u64(i as u64 + 1);
     key!(o, "op");
     o.plain(w.step_at(i).op());
-    if let Some(caller) = r.caller {
+    if let Some(caller) = r.caller() {
         key!(o, "caller");
         o.str(&w.scenario.callers[caller].id);
     }
@@ -156,7 +156,7 @@ fn step(w: &World, o: &mut Out, i: usize, r: &StepRecord) {
             if let Some(call) = stream {
                 key!(o, "events");
                 o.open_array();
-                for e in w.call_events(*call) {
+                for e in w.call_events(*call as usize) {
                     o.element();
                     event(w, o, e);
                 }

@@ -116,7 +116,7 @@ fn top_items(world: &World) -> Vec<Item> {
     };
     for (i, r) in world.steps.iter().enumerate() {
         let (tick, rank) = anchors[i];
-        let caller = r.caller.map(|c| s.callers[c].id.as_str()).unwrap_or("");
+        let caller = r.caller().map(|c| s.callers[c].id.as_str()).unwrap_or("");
         let step = &s.steps[i];
         let key = (tick, rank, next());
         match (&r.result, step) {

@@ -45,7 +45,8 @@ pub fn render(world: &World, layout: Layout) -> String {
         t.add_row(vec![
             (i + 1).to_string(),
             s.steps[i].op().to_string(),
-            r.caller.map_or(String::new(), |c| s.callers[c].id.clone()),
+            r.caller()
+                .map_or(String::new(), |c| s.callers[c].id.clone()),
             step_result(world, i + 1, r),
         ]);
     }
@@ -57,7 +58,7 @@ pub fn render(world: &World, layout: Layout) -> String {
                 out,
                 "\ndiscover (step {}, caller {})",
                 i + 1,
-                r.caller.map_or("", |c| s.callers[c].id.as_str())
+                r.caller().map_or("", |c| s.callers[c].id.as_str())
             );
             let mut t = table(layout, &["rank", "agent", "score"]);
             for (k, row) in ranking.iter().enumerate() {
@@ -291,7 +292,7 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
             stream: Some(call), ..
         } => {
             let events: Vec<String> = world
-                .call_events(*call)
+                .call_events(*call as usize)
                 .map(|e| {
                     let t = &world.tasks[world.event_task(e)];
                     match e.kind() {
