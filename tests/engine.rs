@@ -236,7 +236,7 @@ steps:
     assert!(
         w.tasks
             .iter()
-            .all(|t| t.classification == w.tasks[0].classification)
+            .all(|t| t.classification() == w.tasks[0].classification())
     );
     // The outer stream carries only its own task's events.
     let events = v["steps"][0]["result"]["events"].as_array().unwrap();

@@ -356,7 +356,7 @@ proptest! {
             // Quiescence: nothing is left running.
             prop_assert!(t.state.is_terminal() || t.state.is_pause(), "task-{} left {}\n{text}", i + 1, t.state);
             // No task is non-terminal under a terminal parent.
-            if let Some(p) = t.parent {
+            if let Some(p) = t.parent() {
                 prop_assert!(!w.tasks[p].state.is_terminal() || t.state.is_terminal(), "task-{} {} under terminal task-{}\n{text}", i + 1, t.state, p + 1);
             }
             // Time only moves forward.

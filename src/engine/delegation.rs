@@ -378,7 +378,7 @@ impl<'s> World<'s> {
             via: Some((ix, m)),
             attempt,
             scopes: ctx.scopes,
-            origin: self.tasks[task].origin,
+            origin: self.tasks[task].origin(),
         });
         if let Some(vt) = token {
             self.caller_tokens.insert(child, vt);

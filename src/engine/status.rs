@@ -62,8 +62,10 @@ impl<'s> World<'s> {
             agent: new.agent,
             owner: new.owner,
             delegation_chain: new.delegation_chain,
-            parent: new.parent,
-            classification: new.classification,
+            parent: new
+                .parent
+                .map_or(crate::engine::task::NO_PARENT, crate::engine::task::ix32),
+            classification: crate::engine::task::ix32(new.classification),
             state: TaskState::Submitted,
             history: smallvec::smallvec![StatusEntry::new(tick, TaskState::Submitted, Some(0))],
             messages: smallvec::smallvec![message],
@@ -73,7 +75,7 @@ impl<'s> World<'s> {
             decisions: Rare::new(),
             return_immediately: false,
             scopes: new.scopes,
-            origin: new.origin,
+            origin: crate::engine::task::ix32(new.origin),
             amplified,
         });
         self.runs.push(Run {
@@ -237,7 +239,7 @@ impl<'s> World<'s> {
         }
         found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (_, t) in found {
-            let parent = self.tasks[t].parent.map_or_else(String::new, task_id);
+            let parent = self.tasks[t].parent().map_or_else(String::new, task_id);
             let why = format!("canceled: parent {parent} was canceled");
             // The deeper ones went first, so this one has no live descendant left.
             let _ = self.set_status(t, TaskState::Canceled, Some(Cow::Owned(why)));

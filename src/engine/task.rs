@@ -292,9 +292,11 @@ pub struct Task<'s> {
     pub agent: AgentIx,
     pub owner: Owner,
     pub delegation_chain: ChainRef,
-    pub parent: Option<TaskIx>,
-    /// The classification of the caller's data; it travels with every nested delegation.
-    pub classification: Level,
+    /// See [`Task::parent`]: indices and levels are kept in 32 bits (a task is 344 bytes, not
+    /// 360).
+    pub(crate) parent: u32,
+    /// See [`Task::classification`].
+    pub(crate) classification: u32,
     pub state: TaskState,
     /// The status history: append-only, stored inline while short (the common path of
     /// submitted → working → completed allocates nothing). Three inline, not four: a fourth
@@ -312,11 +314,40 @@ pub struct Task<'s> {
     pub return_immediately: bool,
     /// The scopes of the caller context that created it: the ones admission checked.
     pub scopes: Cow<'s, [Sym]>,
-    /// The driver caller at the root of its chain.
-    pub origin: CallerIx,
+    /// See [`Task::origin`].
+    pub(crate) origin: u32,
     /// The agent's required scopes that `origin` does not hold: admitted only through an `own`
     /// hop (authority.md §2). Usually empty.
     pub amplified: Rare<Sym>,
+}
+
+/// A task with no parent (`Task::parent`'s 32 bits).
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+/// The 32 bits a task keeps an index or a level in: each task takes memory, so a run ends long
+/// before its 2^32nd, and a scenario has far fewer callers and levels.
+pub(crate) fn ix32(ix: usize) -> u32 {
+    u32::try_from(ix)
+        .ok()
+        .filter(|&i| i != NO_PARENT)
+        .expect("a run's tasks, callers and levels stay below 2^32 - 1")
+}
+
+impl Task<'_> {
+    /// The task whose handler created it, if one did.
+    pub fn parent(&self) -> Option<TaskIx> {
+        (self.parent != NO_PARENT).then_some(self.parent as usize)
+    }
+
+    /// The classification of the caller's data; it travels with every nested delegation.
+    pub fn classification(&self) -> Level {
+        self.classification as usize
+    }
+
+    /// The driver caller at the root of its chain.
+    pub fn origin(&self) -> CallerIx {
+        self.origin as usize
+    }
 }
 
 #[cfg(test)]
@@ -371,7 +402,7 @@ mod tests {
         // a progress note, the result: nine tasks in ten have at most three) cost 96 bytes here
         // and save one or two heap blocks of 112 and 208 bytes, and their allocations, per task.
         assert!(
-            std::mem::size_of::<Task>() <= 432,
+            std::mem::size_of::<Task>() <= 344,
             "{}",
             std::mem::size_of::<Task>()
         );

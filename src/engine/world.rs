@@ -279,7 +279,7 @@ impl<'s> World<'s> {
         CallerContext {
             agent_id: agent.sym,
             tenant: agent.tenant,
-            classification: t.classification,
+            classification: t.classification(),
             scopes: self.nested_scopes(task),
             delegation_chain: t.delegation_chain,
         }

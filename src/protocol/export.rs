@@ -106,7 +106,7 @@ fn task_metadata(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
         .collect();
     let mut extra = Map::new();
     extra.insert("caller".into(), json!(names.name(t.owner.id)));
-    if let Some(p) = t.parent {
+    if let Some(p) = t.parent() {
         extra.insert("parentTaskId".into(), json!(task_id(p)));
     }
     // The request's own configuration, in each version's spelling: A2A keeps no record of it.

@@ -227,7 +227,7 @@ fn timeline(world: &World, out: &mut String) {
     }
     // Links from each parent to its children, under the bars.
     for (c, child) in world.tasks.iter().enumerate() {
-        if let Some(p) = child.parent.filter(|&p| p < world.tasks.len()) {
+        if let Some(p) = child.parent().filter(|&p| p < world.tasks.len()) {
             let x = lay.x(span(child).0);
             let (y1, y2) = (lay.y(p), lay.y(c));
             let dir = if y2 > y1 { 1.0 } else { -1.0 };
@@ -302,7 +302,7 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
         t.state,
         s.symbols.name(t.owner.id)
     );
-    if let Some(p) = t.parent {
+    if let Some(p) = t.parent() {
         let _ = write!(title, ", parent {}", task_id(p));
     }
     if t.attempt >= 2 {

@@ -46,7 +46,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             } else {
                 esc(&chain.join(" → "))
             },
-            t.parent.map_or("none".to_string(), |p| format!(
+            t.parent().map_or("none".to_string(), |p| format!(
                 "<a href=\"#{0}\">{0}</a>",
                 task_id(p)
             )),

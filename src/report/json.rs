@@ -271,7 +271,7 @@ fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
         o.close_object();
     }
     key!(o, "parent");
-    match t.parent {
+    match t.parent() {
         Some(p) => task_id(o, p),
         None => o.raw("null"),
     }

@@ -193,7 +193,7 @@ fn top_items(world: &World) -> Vec<Item> {
     }
     let tree = Tree::new(world);
     for (ix, t) in world.tasks.iter().enumerate() {
-        if t.parent.is_none() {
+        if t.parent().is_none() {
             subtree(world, ix, &tree, &mut items);
         }
     }
@@ -244,7 +244,7 @@ impl Tree {
             }
         }
         for (c, t) in world.tasks.iter().enumerate() {
-            if let Some(p) = t.parent.filter(|&p| p < n && !member[c]) {
+            if let Some(p) = t.parent().filter(|&p| p < n && !member[c]) {
                 tree.children[p].push(c);
             }
         }
@@ -283,7 +283,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
         let key = (entry.tick, if h == 0 { 0 } else { 2 }, seq + h);
         let msg = text(entry.message()).map_or(String::new(), |m| format!(": {}", esc(m)));
         let label = if h == 0 {
-            let op = match t.parent {
+            let op = match t.parent() {
                 Some(_) => "delegate",
                 None => tree.op[ix],
             };

@@ -143,7 +143,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         let _ = writeln!(
             out,
             "  parent: {}",
-            task.parent.map_or("none".to_string(), task_id)
+            task.parent().map_or("none".to_string(), task_id)
         );
         if task.attempt >= 2 {
             let _ = writeln!(out, "  attempt: {}", task.attempt);

@@ -68,7 +68,7 @@ fn render(scenario: &Scenario, faults: &Faults) -> (Vec<u8>, Option<Violation>) 
 /// The engine's invariants on a finished run.
 pub fn invariants(w: &World) -> Option<Violation> {
     for (i, t) in w.tasks.iter().enumerate() {
-        if let Some(p) = t.parent
+        if let Some(p) = t.parent()
             && w.tasks[p].state.is_terminal()
             && !t.state.is_terminal()
         {

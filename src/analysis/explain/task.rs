@@ -28,7 +28,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
         agent.name(),
         t.state,
         chain.join(", "),
-        t.parent
+        t.parent()
             .map_or(String::new(), |p| format!(", parent {}", task_id(p)))
     )];
     let mut path = Vec::new();
@@ -267,7 +267,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
         "agent": agent.name(),
         "state": t.state.as_str(),
         "delegation_chain": chain,
-        "parent": t.parent.map(task_id),
+        "parent": t.parent().map(task_id),
         "path": path,
         "errors": errors,
         "end": stopped,
