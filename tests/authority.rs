@@ -91,7 +91,7 @@ fn attenuation_over_three_hops_is_the_intersection_in_the_agents_order() {
     let scenario = load(&text);
     let world = a2a_sim::engine::world::run(&scenario);
     assert_eq!(world.denials.len(), 1);
-    assert_eq!(world.denials[0].denials[0].detail, "missing scope `a`");
+    assert_eq!(&*world.denials[0].denials[0].detail, "missing scope `a`");
     // Under `own` (the default) the same chain carries each agent's own scopes.
     let core = agent("core", "[]", "[z]", None, "");
     let r = report_value(&chain_world(

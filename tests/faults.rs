@@ -210,7 +210,7 @@ fn nested_unavailability_is_an_outcome_and_an_error_per_attempt() {
     assert!(w.denials.is_empty());
     assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
     // Backoff 2, 4 between the attempts: judged at clocks 2, 4, 8.
-    let ticks: Vec<&str> = w.errors.iter().map(|e| e.detail.as_str()).collect();
+    let ticks: Vec<&str> = w.errors.iter().map(|e| &*e.detail).collect();
     for (d, t) in ticks.iter().zip(["tick 2:", "tick 4:", "tick 8:"]) {
         assert!(d.contains(t), "{d}");
     }

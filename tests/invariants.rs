@@ -263,8 +263,8 @@ fn a_non_owner_cannot_read_resume_cancel_or_push_configure() {
     let w = world::run(&s);
     assert_eq!(error_codes(&w), ["task_not_found"; 5]);
     // Same words for someone else's task as for an id that does not exist.
-    assert_eq!(w.errors[0].detail, "task `task-1` not found");
-    assert_eq!(w.errors[4].detail, "task `task-99` not found");
+    assert_eq!(&*w.errors[0].detail, "task `task-1` not found");
+    assert_eq!(&*w.errors[4].detail, "task `task-99` not found");
     assert_eq!(states(&w), ["input-required"]);
     assert_eq!(
         w.tasks[0].messages.len(),

@@ -673,7 +673,7 @@ fn a_scripted_reply_with_a_tampered_token_is_refused_by_the_child() {
     let w = world::run(&s);
     assert_eq!(error_codes(&w), ["unauthenticated"]);
     assert_eq!(
-        w.errors[0].detail,
+        &*w.errors[0].detail,
         "`list-provider` refused the token of `payments-agent`'s reply: signature invalid"
     );
     assert_eq!(
@@ -708,7 +708,7 @@ fn a_forwarded_escalation_reply_with_a_tampered_token_is_refused_by_the_child() 
     let w = world::run(&s);
     assert_eq!(error_codes(&w), ["unauthenticated"]);
     assert_eq!(
-        w.errors[0].detail,
+        &*w.errors[0].detail,
         "`list-provider` refused the token of `payments-agent`'s reply: signature invalid"
     );
     assert_eq!(states(&w), ["failed", "canceled"]);

@@ -52,7 +52,9 @@ impl DenialCode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Denial {
     pub code: DenialCode,
-    pub detail: String,
+    /// Boxed to its length: a large run records tens of thousands, and a formatted `String`
+    /// keeps room to spare.
+    pub detail: Box<str>,
 }
 
 /// All applicable denials, in the order of [`DenialCode::ALL`]. Empty means admitted.
@@ -72,7 +74,8 @@ pub fn check_delegation(
             detail: format!(
                 "`{}` is already in the delegation chain",
                 names.name(callee)
-            ),
+            )
+            .into(),
         });
     }
     // `>=`: the limit counts hops of the new task's chain, so max_depth 4 admits a chain of 3.
@@ -83,7 +86,8 @@ pub fn check_delegation(
             detail: format!(
                 "the new task's chain would be {new_len} long; max_depth is {}",
                 scenario.policy.max_depth
-            ),
+            )
+            .into(),
         });
     }
     if card.tenant != caller.tenant {
@@ -94,7 +98,8 @@ pub fn check_delegation(
                 card.name(),
                 names.name(card.tenant),
                 names.name(caller.tenant)
-            ),
+            )
+            .into(),
         });
     }
     // The card must be cleared at least as high as the data; `<` the other way round would invert it.
@@ -106,7 +111,8 @@ pub fn check_delegation(
                 card.name(),
                 scenario.levels[card.clearance],
                 scenario.levels[caller.classification]
-            ),
+            )
+            .into(),
         });
     }
     let lacks = |s: &&crate::engine::symbols::Sym| !caller.scopes.contains(s);
@@ -124,8 +130,10 @@ pub fn check_delegation(
             .join(", ");
         denials.push(Denial {
             code: DenialCode::Scope,
-            detail: format!("missing scope {list}"),
+            detail: format!("missing scope {list}").into(),
         });
     }
+    // Most checks admit (nothing was allocated); a refusal is kept, so keep no spare room.
+    denials.shrink_to_fit();
     denials
 }

@@ -9,7 +9,7 @@ use crate::engine::scenario::*;
 use crate::engine::scheduler::{Activity, DelegationIx};
 use crate::engine::status::NewTask;
 use crate::engine::task::*;
-use crate::engine::world::ix32;
+use crate::engine::world::{Ix, ix32};
 use crate::engine::world::{Next, World};
 
 /// How a delegation ended, in one word.
@@ -205,7 +205,7 @@ impl<'s> World<'s> {
         if let Some(r) = d.result {
             self.runs[task].results.set(r, Some(ix32(ix)));
         }
-        self.runs[task].waiting_on = Some(ix32(ix));
+        self.runs[task].waiting_on = Some(Ix::new(ix));
         self.attempt(task, ix)
     }
 
@@ -260,7 +260,7 @@ impl<'s> World<'s> {
         if let Some(r) = f.result {
             self.runs[task].results.set(r, Some(ix32(ix)));
         }
-        self.runs[task].waiting_on = Some(ix32(ix));
+        self.runs[task].waiting_on = Some(Ix::new(ix));
         let targets: Vec<Cow<'s, Target>> = match &f.to {
             FanTargets::List(list) => list.iter().map(Cow::Borrowed).collect(),
             FanTargets::Ranking { tags, limit } => {
@@ -399,7 +399,7 @@ impl<'s> World<'s> {
 
     /// A child reached a pause or a terminal state.
     pub(crate) fn child_resolved(&mut self, child: TaskIx) {
-        let Some((ix, m)) = self.runs[child].via.map(|(d, m)| (d as usize, m as usize)) else {
+        let Some((ix, m)) = self.runs[child].via.map(|(d, m)| (d.get(), m as usize)) else {
             return;
         };
         let d = &self.delegations[ix];
@@ -503,7 +503,7 @@ impl<'s> World<'s> {
         self.delegations[ix].outcome = Some(outcome);
         self.runs[parent].pending = Pending::Outcome(ix32(ix));
         // An escalated parent stays paused; its next turn takes the outcome.
-        if self.runs[parent].escalated == Some(ix32(ix)) {
+        if self.runs[parent].escalated == Some(Ix::new(ix)) {
             self.runs[parent].escalated = None;
         }
         self.wake(parent, clock);

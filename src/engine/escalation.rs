@@ -9,7 +9,7 @@ use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
 use crate::engine::status::IllegalTransition;
 use crate::engine::task::*;
-use crate::engine::world::ix32;
+use crate::engine::world::Ix;
 use crate::engine::world::{Next, World};
 
 impl<'s> World<'s> {
@@ -40,7 +40,7 @@ impl<'s> World<'s> {
         let message = self.latest_status_message(child);
         match self.set_status(task, state, message) {
             Ok(()) => {
-                self.runs[task].escalated = Some(ix32(ix));
+                self.runs[task].escalated = Some(Ix::new(ix));
                 Next::Stop
             }
             Err(IllegalTransition { from, to }) => {
@@ -69,7 +69,7 @@ impl<'s> World<'s> {
         let id = self.next_message_id();
         let t = &mut self.tasks[task];
         t.messages.push(Message::new(id, Role::User, text, data));
-        self.runs[task].last_reply = Some(ix32(t.messages.len() - 1));
+        self.runs[task].last_reply = Some(Ix::new(t.messages.len() - 1));
         self.open_call(task);
     }
 
@@ -91,7 +91,7 @@ impl<'s> World<'s> {
     ) {
         self.deliver(task, text.clone(), data);
         let mut at = task;
-        while let Some(ix) = self.runs[at].escalated.take().map(|i| i as usize) {
+        while let Some(ix) = self.runs[at].escalated.take().map(Ix::get) {
             let _ = self.set_status(at, TaskState::Working, None);
             let Some(child) = self.delegations[ix].members.first().and_then(|m| m.task) else {
                 return;

@@ -189,7 +189,7 @@ impl<'s> World<'s> {
             Subject::Input => message(0),
             Subject::Reply => self.runs[task]
                 .last_reply
-                .map(|i| message(i as usize))
+                .map(|i| message(i.get()))
                 .unwrap_or_default(),
             Subject::Result(r) => match self.result_of(task, r) {
                 Some(d) => self.delegation_facts(d),

@@ -71,7 +71,8 @@ pub struct ErrorRecord {
     /// 1-based driver step.
     pub step: usize,
     pub code: ErrorCode,
-    pub detail: String,
+    /// Boxed to its length (see [`Denial`]'s).
+    pub detail: Box<str>,
     /// The task a handler error or a refused push config is about (never one the caller may not see).
     pub task: Option<TaskIx>,
 }

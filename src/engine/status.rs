@@ -10,7 +10,7 @@ use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
 use crate::engine::task::*;
-use crate::engine::world::ix32;
+use crate::engine::world::{Ix, ix32};
 use crate::engine::world::{Run, World};
 
 /// Why `set_status` refused a change.
@@ -79,7 +79,7 @@ impl<'s> World<'s> {
             amplified,
         });
         self.runs.push(Run {
-            via: new.via.map(|(d, m)| (ix32(d), ix32(m))),
+            via: new.via.map(|(d, m)| (Ix::new(d), ix32(m))),
             ..Run::default()
         });
         if let Some(parent) = new.parent {
@@ -135,13 +135,13 @@ impl<'s> World<'s> {
             end_event: first_event,
         });
         self.snapshot(call, task);
-        self.runs[task].call = Some(ix32(call));
+        self.runs[task].call = Some(Ix::new(call));
         call
     }
 
     /// Ends a task's open call with the task as it now is: the stream's last event.
     pub(crate) fn close_call(&mut self, task: TaskIx) {
-        if let Some(call) = self.runs[task].call.take().map(|c| c as usize) {
+        if let Some(call) = self.runs[task].call.take().map(Ix::get) {
             self.snapshot(call, task);
             self.calls[call].end_event = ix32(self.events.len());
         }
@@ -159,7 +159,7 @@ impl<'s> World<'s> {
 
     /// An event of the task's open call, if it has one.
     pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
-        if let Some(call) = self.runs[task].call.map(|c| c as usize) {
+        if let Some(call) = self.runs[task].call.map(Ix::get) {
             self.events.push(Event::new(call, kind));
         }
     }

@@ -98,20 +98,20 @@ pub(crate) struct Run {
     /// Whether a turn of it is in the scheduler.
     pub queued: bool,
     /// The [`CallId`] whose stream its events go to, while one is open.
-    pub call: Option<u32>,
+    pub call: Option<Ix>,
     /// Its child tasks, in creation order: most tasks have none.
     pub children: crate::engine::rare::Rare<TaskIx>,
     /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) that created it, and its member number there.
-    pub via: Option<(u32, u32)>,
+    pub via: Option<(Ix, u32)>,
     /// Its handler's named results (`as`), by [`ResultIx`]: the [`DelegationIx`](crate::engine::scheduler::DelegationIx) of each that ran.
     pub results: crate::engine::rare::Rare<Option<u32>>,
     /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) it is blocked on.
-    pub waiting_on: Option<u32>,
+    pub waiting_on: Option<Ix>,
     pub pending: Pending,
     /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) whose child's pause it took on (`on_pause: escalate`).
-    pub escalated: Option<u32>,
+    pub escalated: Option<Ix>,
     /// Index into its messages of the latest reply it received.
-    pub last_reply: Option<u32>,
+    pub last_reply: Option<Ix>,
     /// How many times it has reached a pause or a terminal state: a blocking step waits for this
     /// to grow.
     pub resolutions: u32,
@@ -120,6 +120,23 @@ pub(crate) struct Run {
 /// An index as a [`Run`] keeps it.
 pub(crate) fn ix32(ix: usize) -> u32 {
     u32::try_from(ix).expect("a run's logs stay below 2^32 entries")
+}
+
+/// An index in 32 bits whose `Option` is 32 bits too: it holds the index + 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ix(std::num::NonZeroU32);
+
+impl Ix {
+    pub fn new(ix: usize) -> Ix {
+        Ix(ix32(ix)
+            .checked_add(1)
+            .and_then(std::num::NonZeroU32::new)
+            .expect("a run's logs stay below 2^32 - 1 entries"))
+    }
+
+    pub fn get(self) -> usize {
+        self.0.get() as usize - 1
+    }
 }
 
 /// What a task's turn leaves it doing.
@@ -308,7 +325,7 @@ impl<'s> World<'s> {
         self.errors.push(ErrorRecord {
             step: self.step,
             code,
-            detail,
+            detail: detail.into_boxed_str(),
             task,
         });
     }
@@ -454,9 +471,17 @@ mod tests {
     #[test]
     fn a_tasks_run_state_stays_compact() {
         assert!(
-            std::mem::size_of::<Run>() <= 80,
+            std::mem::size_of::<Run>() <= 64,
             "{}",
             std::mem::size_of::<Run>()
         );
+        assert_eq!(std::mem::size_of::<Option<Ix>>(), 4);
+    }
+
+    #[test]
+    fn an_ix_gives_back_its_index() {
+        for ix in [0, 1, 61_022, u32::MAX as usize - 1] {
+            assert_eq!(Ix::new(ix).get(), ix);
+        }
     }
 }

@@ -275,7 +275,7 @@ fn timeline(world: &World, out: &mut String) {
         let x = lay.x(tick) + lay.px / 2.0;
         let y = lay.lane_y[l] + LANE_PAD + ROW / 2.0;
         let codes: Vec<&str> = d.denials.iter().map(|x| x.code.as_str()).collect();
-        let details: Vec<&str> = d.denials.iter().map(|x| x.detail.as_str()).collect();
+        let details: Vec<&str> = d.denials.iter().map(|x| &*x.detail).collect();
         let _ = writeln!(
             out,
             "<text class=\"mark\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" style=\"fill:#dc2626;font-size:15px;stroke:#fff;stroke-width:3px;paint-order:stroke\">✕<title>step {}: {} → {} denied: {}\n{}</title></text>",

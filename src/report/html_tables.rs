@@ -127,7 +127,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
                     names.name(d.caller).to_string(),
                     s.agents[d.callee].name().to_string(),
                     x.code.as_str().to_string(),
-                    x.detail.clone(),
+                    x.detail.to_string(),
                 ]
             })
         });
@@ -152,7 +152,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             vec![
                 e.step.to_string(),
                 e.code.as_str().to_string(),
-                e.detail.clone(),
+                e.detail.to_string(),
             ]
         });
         table(out, &["step", "code", "detail"], rows);

@@ -31,7 +31,7 @@ pub(super) fn denial(w: &World, o: &mut Out, d: &DenialRecord) {
     key!(o, "codes");
     strings(o, d.denials.iter().map(|x| x.code.as_str()));
     key!(o, "details");
-    strings(o, d.denials.iter().map(|x| x.detail.as_str()));
+    strings(o, d.denials.iter().map(|x| &*x.detail));
     o.close_object();
 }
 

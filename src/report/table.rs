@@ -228,7 +228,7 @@ pub fn render(world: &World, layout: Layout) -> String {
                     names.name(d.caller).to_string(),
                     s.agents[d.callee].name().to_string(),
                     x.code.as_str().to_string(),
-                    x.detail.clone(),
+                    x.detail.to_string(),
                 ]);
             }
         }
@@ -255,7 +255,7 @@ pub fn render(world: &World, layout: Layout) -> String {
             t.add_row(vec![
                 e.step.to_string(),
                 e.code.as_str().to_string(),
-                e.detail.clone(),
+                e.detail.to_string(),
             ]);
         }
         let _ = writeln!(out, "{t}");
