@@ -113,7 +113,7 @@ impl<'s> World<'s> {
     pub(crate) fn report_not_found(&mut self, task: &TaskRef) {
         {
             let detail = match task {
-                TaskRef::Alias(a) => match self.alias_tasks[*a] {
+                TaskRef::Alias(a) => match self.alias_task(*a) {
                     Some(t) => format!("task `{}` not found", task_id(t)),
                     None => self.no_task(*a),
                 },
@@ -125,7 +125,7 @@ impl<'s> World<'s> {
 
     pub(crate) fn lookup_task(&self, caller: CallerIx, task: &TaskRef) -> Option<TaskIx> {
         let ix = match task {
-            TaskRef::Alias(a) => self.alias_tasks[*a]?,
+            TaskRef::Alias(a) => self.alias_task(*a)?,
             TaskRef::Id(id) => parse_task_id(id).filter(|&ix| ix < self.tasks.len())?,
         };
         let c = &self.scenario.callers[caller];
@@ -142,7 +142,7 @@ impl<'s> World<'s> {
             ContextSpec::Fresh => None,
             ContextSpec::Literal(c) => Some(Context::Named(c)),
             // A context id is a correlation key, not a credential: any earlier task's will do.
-            ContextSpec::Of(a) => match self.alias_tasks[*a] {
+            ContextSpec::Of(a) => match self.alias_task(*a) {
                 Some(t) => Some(self.tasks[t].context),
                 None => {
                     let detail = self.no_task(*a);
@@ -194,7 +194,7 @@ impl<'s> World<'s> {
             origin: send.caller(),
         });
         if let Some(a) = send.alias() {
-            self.alias_tasks[a] = Some(task);
+            self.alias_tasks[a] = Some(crate::engine::world::Ix::new(task));
         }
         if let Some(vt) = &self.verified[send.caller()] {
             self.caller_tokens.insert(task, vt.clone());
@@ -334,7 +334,7 @@ impl<'s> World<'s> {
                 self.run_until(|w| w.driver_woken);
             }
             WaitSpec::Task(alias) => {
-                let Some(task) = self.alias_tasks[*alias] else {
+                let Some(task) = self.alias_task(*alias) else {
                     let detail = self.no_task(*alias);
                     self.error(ErrorCode::TaskNotFound, detail, None);
                     return StepResult::Nothing;

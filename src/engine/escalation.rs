@@ -66,9 +66,9 @@ impl<'s> World<'s> {
     /// A reply joins the task's messages (no state change, no tick) and opens a call for the
     /// resumed handler.
     fn deliver(&mut self, task: TaskIx, text: Cow<'s, str>, data: Option<&'s DataMap>) {
-        let id = self.next_message_id();
+        let message = self.message(Role::User, text, data);
         let t = &mut self.tasks[task];
-        t.messages.push(Message::new(id, Role::User, text, data));
+        t.messages.push(message);
         self.runs[task].last_reply = Some(Ix::new(t.messages.len() - 1));
         self.open_call(task);
     }

@@ -79,10 +79,10 @@ impl<'s> World<'s> {
                 }
             }
             HandlerStep::Message(text) => {
-                let id = self.next_message_id();
                 let text = self.render(task, text);
+                let message = self.message(Role::Agent, text, None);
                 let t = &mut self.tasks[task];
-                t.messages.push(Message::new(id, Role::Agent, text, None));
+                t.messages.push(message);
                 let ix = t.messages.len() - 1;
                 self.event(task, EventKind::Message(ix));
                 Next::Again
@@ -181,7 +181,7 @@ impl<'s> World<'s> {
             let m = &t.messages[ix];
             Facts {
                 text: Some(Cow::Borrowed(m.text.as_ref())),
-                data: m.data.map(Cow::Borrowed),
+                data: self.message_data(m).map(Cow::Borrowed),
                 ..Facts::default()
             }
         };

@@ -86,10 +86,10 @@ impl<'s> World<'s> {
         }
         let Some(task) = visible.filter(|&t| self.tasks[t].agent == agent) else {
             let detail = match named {
-                Some(TaskRef::Alias(a)) if self.alias_tasks[*a].is_none() => self.no_task(*a),
+                Some(TaskRef::Alias(a)) if self.alias_task(*a).is_none() => self.no_task(*a),
                 Some(TaskRef::Alias(a)) => format!(
                     "task `{}` not found on `{}`",
-                    task_id(self.alias_tasks[*a].unwrap_or_default()),
+                    task_id(self.alias_task(*a).unwrap_or_default()),
                     card.name()
                 ),
                 Some(TaskRef::Id(id)) => format!("task `{id}` not found on `{}`", card.name()),

@@ -55,7 +55,7 @@ impl<'s> World<'s> {
         let amplified = self.amplified(new.agent, new.origin);
         self.ids.task += 1;
         let tick = self.next_tick();
-        let message = Message::new(self.next_message_id(), Role::User, new.text, new.data);
+        let message = self.message(Role::User, new.text, new.data);
         let ix = self.tasks.len();
         self.tasks.push(Task {
             context,
@@ -183,9 +183,9 @@ impl<'s> World<'s> {
         }
         let tick = self.next_tick();
         let message = message.map(|text| {
-            let id = self.next_message_id();
+            let message = self.message(Role::Agent, text, None);
             let t = &mut self.tasks[task];
-            t.messages.push(Message::new(id, Role::Agent, text, None));
+            t.messages.push(message);
             t.messages.len() - 1
         });
         let t = &mut self.tasks[task];

@@ -11,6 +11,7 @@ use crate::engine::push::Secret;
 use crate::engine::rare::Rare;
 use crate::engine::scenario::{AgentIx, ArtifactSpec, CallerIx, DataMap, Level};
 use crate::engine::symbols::Sym;
+use crate::engine::world::Ix;
 
 /// Index of a task in the world; `task-N` has index N − 1, so creation order is id order.
 pub type TaskIx = usize;
@@ -52,30 +53,46 @@ pub enum Role {
 }
 
 /// A message stored in the task (A2A history): the caller's, replies, status messages, `message:`.
-/// 32 bytes: a large run keeps about three per task.
+/// 24 bytes: a large run keeps about three per task.
 #[derive(Debug, Clone)]
 pub struct Message<'s> {
     pub text: MessageText<'s>,
-    pub data: Option<&'s DataMap>,
-    /// The N of `msg-N` (see [`Message::id`]).
-    id: u32,
-    pub role: Role,
+    /// The N of `msg-N` below [`AGENT`], which marks an agent's message.
+    id_role: u32,
+    /// Its data: an index into the world's message data (`World::message_data`), as most
+    /// messages have none.
+    pub(crate) data: Option<Ix>,
 }
 
+/// The bit of `Message::id_role` that says the agent sent it.
+const AGENT: u32 = 1 << 31;
+
 impl<'s> Message<'s> {
-    pub fn new(id: u64, role: Role, text: Cow<'s, str>, data: Option<&'s DataMap>) -> Self {
+    /// A message whose data (if any) is at `data` in the world's message data.
+    pub fn new(id: u64, role: Role, text: Cow<'s, str>, data: Option<Ix>) -> Self {
+        // Each message takes memory: a run ends long before its 2^31st.
+        let id = u32::try_from(id)
+            .ok()
+            .filter(|&id| id < AGENT)
+            .expect("a run mints fewer than 2^31 messages");
         Message {
             text: MessageText::from(text),
+            id_role: if role == Role::Agent { id | AGENT } else { id },
             data,
-            // Each message takes memory: a run ends long before its 2^32nd.
-            id: u32::try_from(id).expect("a run mints fewer than 2^32 messages"),
-            role,
         }
     }
 
     /// The N of `msg-N`.
     pub fn id(&self) -> u64 {
-        u64::from(self.id)
+        u64::from(self.id_role & !AGENT)
+    }
+
+    pub fn role(&self) -> Role {
+        if self.id_role & AGENT == 0 {
+            Role::User
+        } else {
+            Role::Agent
+        }
     }
 }
 
@@ -393,7 +410,9 @@ mod tests {
         ));
         assert!(matches!(owned.to_cow(), Cow::Owned(s) if s == "rendered"));
         let m = Message::new(7, Role::Agent, Cow::Borrowed("x"), None);
-        assert_eq!(m.id(), 7);
+        assert_eq!((m.id(), m.role()), (7, Role::Agent));
+        let m = Message::new((1 << 31) - 1, Role::User, Cow::Borrowed("x"), None);
+        assert_eq!((m.id(), m.role()), ((1 << 31) - 1, Role::User));
     }
 
     #[test]
@@ -407,6 +426,6 @@ mod tests {
             std::mem::size_of::<Task>()
         );
         assert_eq!(std::mem::size_of::<StatusEntry>(), 16);
-        assert_eq!(std::mem::size_of::<Message>(), 32);
+        assert_eq!(std::mem::size_of::<Message>(), 24);
     }
 }

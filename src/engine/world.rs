@@ -49,8 +49,11 @@ pub struct World<'s> {
     pub deliveries: Vec<Delivery>,
     pub calls: Vec<Call>,
     pub events: Vec<Event>,
-    /// The task each alias's send created, if any.
-    pub alias_tasks: Vec<Option<TaskIx>>,
+    /// The task each alias's send created, if any (see [`World::alias_task`]).
+    pub(crate) alias_tasks: Vec<Option<Ix>>,
+    /// The data of the messages that have some, in the order they were stored (see
+    /// [`World::message_data`]).
+    pub(crate) message_data: Vec<&'s DataMap>,
     /// Every delegation and fan-out a handler made, in the order they were made.
     pub delegations: Vec<Delegation<'s>>,
     /// What the engine keeps of each task while it runs, beside the task's record.
@@ -124,7 +127,7 @@ pub(crate) fn ix32(ix: usize) -> u32 {
 
 /// An index in 32 bits whose `Option` is 32 bits too: it holds the index + 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Ix(std::num::NonZeroU32);
+pub struct Ix(std::num::NonZeroU32);
 
 impl Ix {
     pub fn new(ix: usize) -> Ix {
@@ -217,6 +220,7 @@ impl<'s> World<'s> {
             calls: Vec::with_capacity(sends * 2),
             events: Vec::with_capacity(sends * 10),
             alias_tasks: vec![None; scenario.aliases.len()],
+            message_data: Vec::new(),
             delegations: Vec::new(),
             runs: Vec::with_capacity(sends * 2),
             scheduler,
@@ -246,6 +250,31 @@ impl<'s> World<'s> {
         self.events[c.first_event as usize..c.end_event as usize]
             .iter()
             .filter(move |e| e.call() == call)
+    }
+
+    /// A stored message's data, if it has some.
+    pub fn message_data(&self, m: &Message) -> Option<&'s DataMap> {
+        m.data.map(|d| self.message_data[d.get()])
+    }
+
+    /// A message to store, its data kept in the world's message data.
+    pub(crate) fn message(
+        &mut self,
+        role: Role,
+        text: Cow<'s, str>,
+        data: Option<&'s DataMap>,
+    ) -> Message<'s> {
+        let id = self.next_message_id();
+        let data = data.map(|d| {
+            self.message_data.push(d);
+            Ix::new(self.message_data.len() - 1)
+        });
+        Message::new(id, role, text, data)
+    }
+
+    /// The task an alias's send created, if it created one.
+    pub fn alias_task(&self, alias: AliasIx) -> Option<TaskIx> {
+        self.alias_tasks[alias].map(Ix::get)
     }
 
     /// The task an event is of: its call's.

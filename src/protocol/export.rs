@@ -60,10 +60,10 @@ fn message(w: &World, v: A2aVersion, ix: TaskIx, m: &crate::engine::task::Messag
     o.insert("messageId".into(), json!(format!("msg-{}", m.id())));
     o.insert("contextId".into(), json!(t.context.to_string()));
     o.insert("taskId".into(), json!(task_id(ix)));
-    o.insert("role".into(), json!(v.role(m.role == Role::User)));
+    o.insert("role".into(), json!(v.role(m.role() == Role::User)));
     o.insert(
         "parts".into(),
-        Value::Array(adapter::parts(v, Some(&m.text), m.data)),
+        Value::Array(adapter::parts(v, Some(&m.text), w.message_data(m))),
     );
     Value::Object(o)
 }
@@ -75,7 +75,7 @@ fn status(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
     o.insert("state".into(), json!(v.state(h.state)));
     // The submitted entry's message is the caller's request, already in history: a status
     // message is the agent's.
-    if let Some(m) = h.message().filter(|&m| t.messages[m].role == Role::Agent) {
+    if let Some(m) = h.message().filter(|&m| t.messages[m].role() == Role::Agent) {
         o.insert("message".into(), message(w, v, ix, &t.messages[m]));
     }
     o.insert("timestamp".into(), json!(timestamp(w, h.tick)));

@@ -86,12 +86,14 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             table(out, &["tick", "handler step", "when", "branch"], rows);
         }
         let rows = t.messages.iter().map(|m| {
-            let role = if m.role == Role::User {
+            let role = if m.role() == Role::User {
                 "user"
             } else {
                 "agent"
             };
-            let data = m.data.map(|d| serde_json::to_string(d).unwrap_or_default());
+            let data = world
+                .message_data(m)
+                .map(|d| serde_json::to_string(d).unwrap_or_default());
             let id = format!("msg-{}", m.id());
             vec![
                 id,

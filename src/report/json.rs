@@ -321,7 +321,7 @@ fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
     o.open_array();
     for m in &t.messages {
         o.element();
-        message(o, m);
+        message(o, m, w.message_data(m));
     }
     o.close_array();
     key!(o, "artifacts");
@@ -345,19 +345,19 @@ fn decision(o: &mut Out, d: &Decision) {
     o.close_object();
 }
 
-fn message(o: &mut Out, msg: &Message) {
+fn message(o: &mut Out, msg: &Message, data: Option<&crate::engine::scenario::DataMap>) {
     o.open_object();
     key!(o, "message_id");
     o.id("msg-", msg.id());
     key!(o, "role");
-    o.plain(if msg.role == Role::User {
+    o.plain(if msg.role() == Role::User {
         "user"
     } else {
         "agent"
     });
     key!(o, "text");
     o.str(&msg.text);
-    if let Some(data) = msg.data {
+    if let Some(data) = data {
         key!(o, "data");
         o.map(data);
     }

@@ -179,13 +179,13 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
         let mut t = table(layout, &["message", "role", "text", "data"]);
         for m in &task.messages {
-            let role = if m.role == crate::engine::task::Role::User {
+            let role = if m.role() == crate::engine::task::Role::User {
                 "user"
             } else {
                 "agent"
             };
-            let data = m
-                .data
+            let data = world
+                .message_data(m)
                 .map(|d| serde_json::to_string(d).unwrap_or_default())
                 .unwrap_or_default();
             t.add_row(vec![
