@@ -2868,7 +2868,7 @@ fn a_non_blocking_sends_call_ends_when_the_task_is_created() {
     assert_eq!(w.tasks[0].state.as_str(), "completed");
     // The send's response is the submitted task: its call holds the opening and closing
     // snapshots only; what the handler did later is in the task, not in that response.
-    let events: Vec<_> = w.call_events(0).map(|e| e.kind()).collect();
+    let events: Vec<_> = w.call_events(0).map(|e| w.event_kind(e)).collect();
     assert_eq!(events.len(), 2, "{events:?}");
     assert!(
         events

@@ -111,68 +111,74 @@ pub struct Call {
 pub type CallId = usize;
 
 /// One stream event. Snapshots are prefixes of the task's append-only logs.
-/// Stored packed (20 bytes): a run records several events per delegation. Its task is its call's
+/// Stored in 8 bytes: a run records several events per delegation. Its task is its call's
 /// ([`World::event_task`](crate::engine::world::World::event_task)): a call's events are all of
-/// the task it was opened for.
+/// the task it was opened for. Its kind is read with the world's snapshots
+/// ([`World::event_kind`](crate::engine::world::World::event_kind)).
 #[derive(Debug, Clone, Copy)]
 pub struct Event {
-    call: u32,
-    kind: Packed,
+    /// The call in the low 30 bits, the kind in the top two.
+    call_kind: u32,
+    /// The index the kind carries; a Task's is into the snapshots.
+    at: u32,
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Packed {
-    Task {
-        history: u32,
-        messages: u32,
-        artifacts: u32,
-    },
-    Status(u32),
-    Message(u32),
-    Artifact(u32),
-}
+const KIND_SHIFT: u32 = 30;
+const CALL_BITS: u32 = (1 << KIND_SHIFT) - 1;
+const TASK: u32 = 0;
+const STATUS: u32 = 1;
+const MESSAGE: u32 = 2;
+const ARTIFACT: u32 = 3;
+
+/// A Task event's counts: its history, messages and artifacts then.
+pub type Snapshot = [u32; 3];
 
 impl Event {
-    pub fn new(call: CallId, kind: EventKind) -> Event {
+    /// A Task event's counts go to `snapshots`, and the event keeps their index.
+    pub fn new(call: CallId, kind: EventKind, snapshots: &mut Vec<Snapshot>) -> Event {
         let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
-        let kind = match kind {
+        let (tag, at) = match kind {
             EventKind::Task {
                 history,
                 messages,
                 artifacts,
-            } => Packed::Task {
-                history: n(history),
-                messages: n(messages),
-                artifacts: n(artifacts),
-            },
-            EventKind::Status(i) => Packed::Status(n(i)),
-            EventKind::Message(i) => Packed::Message(n(i)),
-            EventKind::Artifact(i) => Packed::Artifact(n(i)),
+            } => {
+                snapshots.push([n(history), n(messages), n(artifacts)]);
+                (TASK, n(snapshots.len() - 1))
+            }
+            EventKind::Status(i) => (STATUS, n(i)),
+            EventKind::Message(i) => (MESSAGE, n(i)),
+            EventKind::Artifact(i) => (ARTIFACT, n(i)),
         };
+        let call = u32::try_from(call)
+            .ok()
+            .filter(|&c| c <= CALL_BITS)
+            .expect("a run makes fewer than 2^30 calls");
         Event {
-            call: n(call),
-            kind,
+            call_kind: call | tag << KIND_SHIFT,
+            at,
         }
     }
 
     pub fn call(&self) -> CallId {
-        self.call as usize
+        (self.call_kind & CALL_BITS) as usize
     }
 
-    pub fn kind(&self) -> EventKind {
-        match self.kind {
-            Packed::Task {
-                history,
-                messages,
-                artifacts,
-            } => EventKind::Task {
-                history: history as usize,
-                messages: messages as usize,
-                artifacts: artifacts as usize,
-            },
-            Packed::Status(i) => EventKind::Status(i as usize),
-            Packed::Message(i) => EventKind::Message(i as usize),
-            Packed::Artifact(i) => EventKind::Artifact(i as usize),
+    /// What it records, its counts (a Task's) from `snapshots`.
+    pub fn kind(&self, snapshots: &[Snapshot]) -> EventKind {
+        let at = self.at as usize;
+        match self.call_kind >> KIND_SHIFT {
+            TASK => {
+                let [history, messages, artifacts] = snapshots[at];
+                EventKind::Task {
+                    history: history as usize,
+                    messages: messages as usize,
+                    artifacts: artifacts as usize,
+                }
+            }
+            STATUS => EventKind::Status(at),
+            MESSAGE => EventKind::Message(at),
+            _ => EventKind::Artifact(at),
         }
     }
 }
@@ -233,4 +239,34 @@ pub enum StepResult {
     Nothing,
     /// A `matrix` step: each caller's row of each agent's denial codes (empty: admitted).
     Matrix(Vec<Vec<Vec<crate::engine::admission::DenialCode>>>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_gives_back_its_call_and_kind() {
+        let mut snapshots = Vec::new();
+        let calls = [0, 1, 80_000, CALL_BITS as usize];
+        let kinds = [
+            EventKind::Task {
+                history: 3,
+                messages: 2,
+                artifacts: 1,
+            },
+            EventKind::Status(4),
+            EventKind::Message(5),
+            EventKind::Artifact(6),
+        ];
+        for call in calls {
+            for kind in kinds {
+                let e = Event::new(call, kind, &mut snapshots);
+                assert_eq!(e.call(), call);
+                assert_eq!(format!("{:?}", e.kind(&snapshots)), format!("{kind:?}"));
+            }
+        }
+        assert_eq!(snapshots.len(), calls.len());
+        assert_eq!(std::mem::size_of::<Event>(), 8);
+    }
 }

@@ -154,13 +154,15 @@ impl<'s> World<'s> {
             messages: t.messages.len(),
             artifacts: t.artifacts.len(),
         };
-        self.events.push(Event::new(call, kind));
+        self.events
+            .push(Event::new(call, kind, &mut self.snapshots));
     }
 
     /// An event of the task's open call, if it has one.
     pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
         if let Some(call) = self.runs[task].call.map(Ix::get) {
-            self.events.push(Event::new(call, kind));
+            self.events
+                .push(Event::new(call, kind, &mut self.snapshots));
         }
     }
 

@@ -49,6 +49,8 @@ pub struct World<'s> {
     pub deliveries: Vec<Delivery>,
     pub calls: Vec<Call>,
     pub events: Vec<Event>,
+    /// The counts of each Task event (see [`World::event_kind`]).
+    pub(crate) snapshots: Vec<Snapshot>,
     /// The task each alias's send created, if any (see [`World::alias_task`]).
     pub(crate) alias_tasks: Vec<Option<Ix>>,
     /// The data of the messages that have some, in the order they were stored (see
@@ -219,6 +221,7 @@ impl<'s> World<'s> {
             deliveries: Vec::new(),
             calls: Vec::with_capacity(sends * 2),
             events: Vec::with_capacity(sends * 10),
+            snapshots: Vec::with_capacity(sends * 4),
             alias_tasks: vec![None; scenario.aliases.len()],
             message_data: Vec::new(),
             delegations: Vec::new(),
@@ -275,6 +278,11 @@ impl<'s> World<'s> {
     /// The task an alias's send created, if it created one.
     pub fn alias_task(&self, alias: AliasIx) -> Option<TaskIx> {
         self.alias_tasks[alias].map(Ix::get)
+    }
+
+    /// What an event records.
+    pub fn event_kind(&self, e: &Event) -> EventKind {
+        e.kind(&self.snapshots)
     }
 
     /// The task an event is of: its call's.

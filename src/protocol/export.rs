@@ -195,7 +195,7 @@ pub fn write_stream_with(
     // In 0.3 the call's last status update is marked `final`.
     let mut last_status: Vec<Option<usize>> = vec![None; w.calls.len()];
     for (i, e) in w.events.iter().enumerate() {
-        if matches!(e.kind(), EventKind::Status(_)) {
+        if matches!(w.event_kind(e), EventKind::Status(_)) {
             last_status[e.call()] = Some(i);
         }
     }
@@ -204,7 +204,7 @@ pub fn write_stream_with(
             w,
             v,
             w.event_task(e),
-            e.kind(),
+            w.event_kind(e),
             last_status[e.call()] == Some(i),
         );
         if jsonrpc {
@@ -227,12 +227,12 @@ pub fn call_stream(w: &World, v: A2aVersion, call: crate::engine::record::CallId
     let last = w
         .call_events(call)
         .enumerate()
-        .filter(|(_, e)| matches!(e.kind(), EventKind::Status(_)))
+        .filter(|(_, e)| matches!(w.event_kind(e), EventKind::Status(_)))
         .map(|(i, _)| i)
         .last();
     w.call_events(call)
         .enumerate()
-        .map(|(i, e)| stream_event(w, v, w.event_task(e), e.kind(), last == Some(i)))
+        .map(|(i, e)| stream_event(w, v, w.event_task(e), w.event_kind(e), last == Some(i)))
         .collect()
 }
 

@@ -189,7 +189,7 @@ fn event(w: &World, o: &mut Out, e: &Event) {
     let task = w.event_task(e);
     let t = &w.tasks[task];
     o.open_object();
-    match e.kind() {
+    match w.event_kind(e) {
         EventKind::Task { history, .. } => {
             key!(o, "event");
             o.plain("task");

@@ -295,7 +295,7 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
                 .call_events(*call as usize)
                 .map(|e| {
                     let t = &world.tasks[world.event_task(e)];
-                    match e.kind() {
+                    match world.event_kind(e) {
                         EventKind::Task { history, .. } => {
                             format!("task {}", t.history[history - 1].state)
                         }

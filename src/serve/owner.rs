@@ -291,11 +291,11 @@ fn answer_step(
 fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (usize, Value)> {
     let events: Vec<(usize, &Event)> = world
         .relayed_events(call)
-        .filter(|(_, e)| e.call() == call || !matches!(e.kind(), EventKind::Task { .. }))
+        .filter(|(_, e)| e.call() == call || !matches!(world.event_kind(e), EventKind::Task { .. }))
         .collect();
-    let last = events
-        .iter()
-        .rposition(|(_, e)| e.call() == call && matches!(e.kind(), EventKind::Status(_)));
+    let last = events.iter().rposition(|(_, e)| {
+        e.call() == call && matches!(world.event_kind(e), EventKind::Status(_))
+    });
     events
         .into_iter()
         .enumerate()
@@ -308,15 +308,15 @@ fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (us
 /// reading at one.
 pub fn served_event(world: &World, v: A2aVersion, index: usize, e: &Event, last: bool) -> Value {
     let ix = world.event_task(e);
-    let EventKind::Message(m) = e.kind() else {
-        return export::stream_event(world, v, ix, e.kind(), last);
+    let EventKind::Message(m) = world.event_kind(e) else {
+        return export::stream_event(world, v, ix, world.event_kind(e), last);
     };
     // The task's state then: its latest status or snapshot recorded before the message.
     let entry = world.events[..index]
         .iter()
         .rev()
         .filter(|p| world.event_task(p) == ix)
-        .find_map(|p| match p.kind() {
+        .find_map(|p| match world.event_kind(p) {
             EventKind::Status(h) => Some(h),
             EventKind::Task { history, .. } => history.checked_sub(1),
             _ => None,

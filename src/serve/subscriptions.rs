@@ -85,7 +85,7 @@ impl Subscriptions {
                 if world.event_task(e) != s.task {
                     continue;
                 }
-                let kind = e.kind();
+                let kind = world.event_kind(e);
                 let resolves = match kind {
                     EventKind::Status(h) => {
                         let state = world.tasks[s.task].history[h].state;
