@@ -114,20 +114,7 @@ pub enum Spec<'s> {
     FanOut(&'s FanOut),
 }
 
-/// One member of a delegation: a fan-out's child, or a delegate's current attempt.
-#[derive(Debug, Clone, Copy)]
-pub struct Member {
-    /// The child task; none when it was denied or had no candidate.
-    pub task: Option<TaskIx>,
-    pub outcome: Option<Outcome>,
-    /// Index into the world's denials, when admission refused it.
-    pub denial: Option<usize>,
-    /// The agent asked, once discovery found one.
-    pub callee: Option<AgentIx>,
-    /// Index into the world's token refusals, when the callee refused the platform's token for
-    /// this hop's creation or for a reply sent down to it.
-    pub refused: Option<usize>,
-}
+pub use crate::engine::member::Member;
 
 #[derive(Debug)]
 pub struct Delegation<'s> {
@@ -139,7 +126,8 @@ pub struct Delegation<'s> {
     pub attempt: u32,
     /// Scripted replies given in this attempt.
     pub replies_given: usize,
-    pub members: Vec<Member>,
+    /// Inline when one (a delegate's, most fan-outs are larger).
+    pub members: smallvec::SmallVec<[Member; 1]>,
     /// Set once it resolved.
     pub outcome: Option<Outcome>,
 }
@@ -199,7 +187,7 @@ impl<'s> World<'s> {
             handler_step: n,
             attempt: 0,
             replies_given: 0,
-            members: Vec::new(),
+            members: smallvec::SmallVec::new(),
             outcome: None,
         });
         if let Some(r) = d.result {
@@ -220,7 +208,7 @@ impl<'s> World<'s> {
         del.replies_given = 0;
         let attempt = del.attempt;
         let member = self.member(task, ix, 0, &d.to, &d.message, attempt);
-        self.delegations[ix].members = vec![member];
+        self.delegations[ix].members = smallvec::smallvec![member];
         match member.task {
             Some(child) => {
                 if let Some(n) = d.timeout {
@@ -254,7 +242,7 @@ impl<'s> World<'s> {
             handler_step: n,
             attempt: 1,
             replies_given: 0,
-            members: Vec::new(),
+            members: smallvec::SmallVec::new(),
             outcome: None,
         });
         if let Some(r) = f.result {
@@ -318,48 +306,36 @@ impl<'s> World<'s> {
                 Some(a) => a,
                 None => {
                     self.no_candidate(task, tags);
-                    return Member {
-                        task: None,
-                        outcome: Some(Outcome::NoCandidate),
-                        denial: None,
-                        callee: None,
-                        refused: None,
-                    };
+                    return Member::new(None, Some(Outcome::NoCandidate), None, None, None);
                 }
             },
         };
         // An unavailable agent is refused before admission: no denial, no task, no tick.
         if self.faults.unavailable(callee, self.clock()) {
             self.unavailable(ctx.agent_id, callee);
-            return Member {
-                task: None,
-                outcome: Some(Outcome::Unavailable),
-                denial: None,
-                callee: Some(callee),
-                refused: None,
-            };
+            return Member::new(None, Some(Outcome::Unavailable), None, Some(callee), None);
         }
         // Then the callee verifies the token the platform minted for this hop.
         let (ctx, token) = match self.nested_token(task, ctx, callee, "delegation") {
             Ok(verified) => verified,
             Err(refused) => {
-                return Member {
-                    task: None,
-                    outcome: Some(Outcome::Denied),
-                    denial: None,
-                    callee: Some(callee),
-                    refused: Some(refused),
-                };
+                return Member::new(
+                    None,
+                    Some(Outcome::Denied),
+                    None,
+                    Some(callee),
+                    Some(refused),
+                );
             }
         };
         if self.refused(&ctx, callee).is_some() {
-            return Member {
-                task: None,
-                outcome: Some(Outcome::Denied),
-                denial: Some(self.denials.len() - 1),
-                callee: Some(callee),
-                refused: None,
-            };
+            return Member::new(
+                None,
+                Some(Outcome::Denied),
+                Some(self.denials.len() - 1),
+                Some(callee),
+                None,
+            );
         }
         let owner = Owner {
             id: ctx.agent_id,
@@ -383,13 +359,7 @@ impl<'s> World<'s> {
         if let Some(vt) = token {
             self.caller_tokens.insert(child, vt);
         }
-        Member {
-            task: Some(child),
-            outcome: None,
-            denial: None,
-            callee: Some(callee),
-            refused: None,
-        }
+        Member::new(Some(child), None, None, Some(callee), None)
     }
 
     fn no_candidate(&mut self, task: TaskIx, tags: &[crate::engine::symbols::Sym]) {

@@ -30,7 +30,7 @@ impl<'s> World<'s> {
                 limit,
             } => {
                 let ctx = self.driver_context(*caller);
-                StepResult::Ranking(self.discover(&ctx, tags, *limit))
+                StepResult::Ranking(self.discover(&ctx, tags, *limit).into())
             }
             Step::Send(send) => self.driver_send(send),
             Step::Reply {
@@ -61,7 +61,7 @@ impl<'s> World<'s> {
 
     /// Admission only: nothing is created and nothing recorded but the grid (no denials, no tick).
     fn matrix(&self, callers: &[CallerIx], agents: &[AgentIx]) -> StepResult {
-        let rows = callers
+        let rows: Vec<_> = callers
             .iter()
             .map(|&c| {
                 let ctx = self.driver_context(c);
@@ -77,7 +77,7 @@ impl<'s> World<'s> {
                     .collect()
             })
             .collect();
-        StepResult::Matrix(rows)
+        StepResult::Matrix(rows.into())
     }
 
     /// The `task_not_found` detail for an alias whose send created no task.
@@ -172,7 +172,7 @@ impl<'s> World<'s> {
             return StepResult::Nothing;
         }
         if let Some(codes) = self.refused(&ctx, callee) {
-            return StepResult::Denied(codes);
+            return StepResult::Denied(codes.into());
         }
         let c = &self.scenario.callers[send.caller()];
         let owner = Owner {

@@ -112,7 +112,7 @@ impl<'s> World<'s> {
     fn reply_refused(&mut self, task: TaskIx, ix: DelegationIx, child: TaskIx, refused: usize) {
         let member = &mut self.delegations[ix].members[0];
         member.outcome = Some(Outcome::Denied);
-        member.refused = Some(refused);
+        member.set_refused(refused);
         let why = format!(
             "canceled by `{}`: the child refused the token of its reply",
             self.agent_name(task)

@@ -12,6 +12,7 @@ mod escalation;
 pub mod faults;
 mod handler;
 pub mod lifecycle;
+pub mod member;
 pub mod outage;
 pub mod program;
 pub mod push;

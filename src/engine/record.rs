@@ -224,7 +224,8 @@ impl StepRecord {
 
 #[derive(Debug, Clone)]
 pub enum StepResult {
-    Ranking(Vec<Ranked>),
+    /// Boxed slices rather than `Vec`s here: a result is 24 bytes, and every step keeps one.
+    Ranking(Box<[Ranked]>),
     /// A task and its state when the operation ended; for `stream`, the [`CallId`] whose events
     /// to list (in 32 bits, as a call's fields are: a result is 24 bytes, not 32).
     Task {
@@ -232,13 +233,13 @@ pub enum StepResult {
         state: TaskState,
         stream: Option<u32>,
     },
-    Denied(Vec<crate::engine::admission::DenialCode>),
+    Denied(Box<[crate::engine::admission::DenialCode]>),
     /// A driver `wait`: the clock when it ended.
     Tick(u64),
     /// Nothing was done; `errors` says why.
     Nothing,
     /// A `matrix` step: each caller's row of each agent's denial codes (empty: admitted).
-    Matrix(Vec<Vec<Vec<crate::engine::admission::DenialCode>>>),
+    Matrix(Box<[Vec<Vec<crate::engine::admission::DenialCode>>]>),
 }
 
 #[cfg(test)]
@@ -268,5 +269,15 @@ mod tests {
         }
         assert_eq!(snapshots.len(), calls.len());
         assert_eq!(std::mem::size_of::<Event>(), 8);
+    }
+
+    #[test]
+    fn a_step_record_stays_compact() {
+        // One per driver step.
+        assert_eq!(std::mem::size_of::<StepResult>(), 24);
+        assert_eq!(std::mem::size_of::<StepRecord>(), 32);
+        let r = StepRecord::new(Some(5), StepResult::Nothing);
+        assert_eq!(r.caller(), Some(5));
+        assert_eq!(StepRecord::new(None, StepResult::Tick(1)).caller(), None);
     }
 }

@@ -58,7 +58,7 @@ impl<'s> World<'s> {
                 "delegation to `{}` failed: the agent is unavailable",
                 d.members
                     .first()
-                    .and_then(|m| m.callee)
+                    .and_then(|m| m.callee())
                     .map_or("?", |a| agents[a].name())
             ),
             (Outcome::NoCandidate, None) => {
@@ -71,15 +71,18 @@ impl<'s> World<'s> {
     /// A delegation whose callee refused the platform's token, with the check that failed.
     fn refused_message(&self, ix: DelegationIx) -> Option<String> {
         let m = self.delegations[ix].members.first()?;
-        let why = self.token_refusals.get(m.refused?)?;
-        let callee = m.callee.map_or("?", |a| self.scenario.agents[a].name());
+        let why = self.token_refusals.get(m.refused()?)?;
+        let callee = m.callee().map_or("?", |a| self.scenario.agents[a].name());
         Some(format!(
             "delegation to `{callee}` refused: unauthenticated ({why})"
         ))
     }
 
     fn denied_message(&self, ix: DelegationIx) -> String {
-        let denial = self.delegations[ix].members.first().and_then(|m| m.denial);
+        let denial = self.delegations[ix]
+            .members
+            .first()
+            .and_then(|m| m.denial());
         let Some(r) = denial.map(|i| &self.denials[i]) else {
             return "delegation denied".to_string();
         };

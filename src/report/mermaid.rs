@@ -348,7 +348,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             .find(|h| h.tick >= floor && h.state == TaskState::Working)
             .map_or(floor, |h| h.tick);
         let denial = |m: &Member, k: usize| -> Option<Item> {
-            let rec = world.denials.get(m.denial?)?;
+            let rec = world.denials.get(m.denial()?)?;
             let codes: Vec<&str> = rec.denials.iter().map(|x| x.code.as_str()).collect();
             let label = format!("delegate denied: {}", codes.join(", "));
             let callee = s.agents[rec.callee].name();

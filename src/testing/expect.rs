@@ -83,7 +83,7 @@ pub fn check(world: &World) -> Vec<Unmet> {
             }
             Expectation::Matrix { step, grid } => {
                 let got = match world.steps.get(step - 1).map(|r| &r.result) {
-                    Some(StepResult::Matrix(g)) => g.as_slice(),
+                    Some(StepResult::Matrix(g)) => &g[..],
                     _ => &[],
                 };
                 if let Some(Step::Matrix { callers, agents }) = s.steps.get(step - 1) {
@@ -211,7 +211,7 @@ fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
                     node = Node {
                         task: m.and_then(|m| m.task),
                         outcome: d.outcome.or(m.and_then(|m| m.outcome)),
-                        denial: m.and_then(|m| m.denial),
+                        denial: m.and_then(|m| m.denial()),
                         group: false,
                     };
                 }
@@ -229,7 +229,7 @@ fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
                 node = Node {
                     task: m.task,
                     outcome: m.outcome,
-                    denial: m.denial,
+                    denial: m.denial(),
                     group: false,
                 };
             }

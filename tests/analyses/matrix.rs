@@ -88,7 +88,7 @@ fn cells_agree_with_the_denials_a_send_gets() {
     let StepResult::Denied(codes) = &w.steps[1].result else {
         panic!()
     };
-    assert_eq!(&g[0][0], codes);
+    assert_eq!(&g[0][0][..], &codes[..]);
 }
 
 #[test]

@@ -1,0 +1,79 @@
+//! One member of a delegation: its child task, its outcome, and why it has none.
+
+use crate::engine::delegation::Outcome;
+use crate::engine::scenario::AgentIx;
+use crate::engine::task::TaskIx;
+use crate::engine::world::Ix;
+
+/// One member of a delegation: a fan-out's child, or a delegate's current attempt. 32 bytes:
+/// its rarer indices are kept in 32 bits, read through [`Member::denial`], [`Member::callee`]
+/// and [`Member::refused`].
+#[derive(Debug, Clone, Copy)]
+pub struct Member {
+    /// The child task; none when it was denied or had no candidate.
+    pub task: Option<TaskIx>,
+    pub outcome: Option<Outcome>,
+    denial: Option<Ix>,
+    callee: Option<Ix>,
+    refused: Option<Ix>,
+}
+
+impl Member {
+    pub(crate) fn new(
+        task: Option<TaskIx>,
+        outcome: Option<Outcome>,
+        denial: Option<usize>,
+        callee: Option<AgentIx>,
+        refused: Option<usize>,
+    ) -> Member {
+        Member {
+            task,
+            outcome,
+            denial: denial.map(Ix::new),
+            callee: callee.map(Ix::new),
+            refused: refused.map(Ix::new),
+        }
+    }
+
+    /// Index into the world's denials, when admission refused it.
+    pub fn denial(&self) -> Option<usize> {
+        self.denial.map(Ix::get)
+    }
+
+    /// The agent asked, once discovery found one.
+    pub fn callee(&self) -> Option<AgentIx> {
+        self.callee.map(Ix::get)
+    }
+
+    /// Index into the world's token refusals, when the callee refused the platform's token for
+    /// this hop's creation or for a reply sent down to it.
+    pub fn refused(&self) -> Option<usize> {
+        self.refused.map(Ix::get)
+    }
+
+    pub(crate) fn set_refused(&mut self, refused: usize) {
+        self.refused = Some(Ix::new(refused));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_member_gives_back_its_indices_in_32_bytes() {
+        assert_eq!(std::mem::size_of::<Member>(), 32);
+        let mut m = Member::new(Some(7), None, Some(0), Some(199), None);
+        assert_eq!(
+            (m.task, m.denial(), m.callee(), m.refused()),
+            (Some(7), Some(0), Some(199), None)
+        );
+        m.set_refused(3);
+        assert_eq!(m.refused(), Some(3));
+        let none = Member::new(None, Some(Outcome::NoCandidate), None, None, None);
+        assert_eq!(
+            (none.denial(), none.callee(), none.refused()),
+            (None, None, None)
+        );
+    }
+}
