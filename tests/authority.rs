@@ -303,7 +303,7 @@ fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
         world
             .tasks
             .iter()
-            .filter(|t| !t.amplified.is_empty())
+            .filter(|t| !t.amplified().is_empty())
             .count(),
         2
     );

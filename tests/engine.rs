@@ -162,7 +162,7 @@ fn a_config_on_a_terminal_task_is_accepted_and_never_fires() {
     let w = world::run(&s);
     assert_eq!(error_codes(&w), ["task_not_cancelable"]);
     assert!(w.pushes.is_empty());
-    assert!(w.tasks[0].push.is_some());
+    assert!(w.tasks[0].push().is_some());
 }
 
 #[test]

@@ -271,7 +271,7 @@ fn a_non_owner_cannot_read_resume_cancel_or_push_configure() {
         1,
         "the intruder's reply joined nothing"
     );
-    assert!(w.tasks[0].push.is_none());
+    assert!(w.tasks[0].push().is_none());
 }
 
 #[test]

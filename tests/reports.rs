@@ -92,7 +92,7 @@ fn a_task_record_lists_attempt_then_decisions_right_after_history() {
 
     w.tasks[0].attempt = 2;
     w.tasks[0]
-        .decisions
+        .decisions_mut()
         .extend([decision(2, Branch::Then, 2), decision(4, Branch::Else, 2)]);
     let task = &report(&w)["tasks"][0];
     assert_eq!(
@@ -172,7 +172,7 @@ fn the_table_shows_the_attempt_and_each_branch_taken_and_why() {
     w.scenario = &s;
     w.tasks[0].attempt = 3;
     w.tasks[0]
-        .decisions
+        .decisions_mut()
         .extend([decision(3, Branch::Else, 2), decision(5, Branch::Then, 2)]);
     let after = table::render(&w, Layout::Fixed);
     let lines: Vec<&str> = after.lines().collect();
@@ -245,7 +245,9 @@ fn a2a_metadata_carries_attempt_and_decisions_only_when_there_are_some() {
     assert_eq!(keys(&plain), ["agent", "delegationChain", "caller"]);
 
     w.tasks[0].attempt = 2;
-    w.tasks[0].decisions.push(decision(3, Branch::Then, 2));
+    w.tasks[0]
+        .decisions_mut()
+        .push(decision(3, Branch::Then, 2));
     for v in [A2aVersion::V1_0, A2aVersion::V0_3] {
         let task = &tasks(&w, v)[0];
         assert_eq!(ours(task)["attempt"], json!(2));
@@ -262,7 +264,7 @@ fn a_stream_snapshot_shows_only_the_decisions_made_before_it() {
     let mut w = world::run(&s);
     // Made in the first turn (tick 1, before `working`) and after `working` (tick 2).
     w.tasks[0]
-        .decisions
+        .decisions_mut()
         .extend([decision(1, Branch::Then, 1), decision(2, Branch::Else, 2)]);
     for (v, wrap) in [(A2aVersion::V1_0, true), (A2aVersion::V0_3, false)] {
         let snapshots: Vec<Value> = stream(&w, v)

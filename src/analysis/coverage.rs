@@ -120,7 +120,7 @@ impl Coverage {
         for (ix, t) in world.tasks.iter().enumerate() {
             let agent = &mut self.agents[first + t.agent];
             agent.ran.extend(super::explain::steps_taken(world, ix));
-            for d in &t.decisions {
+            for d in t.decisions() {
                 let b = match d.branch {
                     Branch::Then => "then",
                     Branch::Else => "else",

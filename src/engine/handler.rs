@@ -51,7 +51,7 @@ impl<'s> World<'s> {
                     let branch = if taken { Branch::Then } else { Branch::Else };
                     self.runs[task].pc = ix32(if taken { pc + 1 } else { otherwise });
                     let tick = self.clock();
-                    self.tasks[task].decisions.push(Decision {
+                    self.tasks[task].decisions_mut().push(Decision {
                         handler_step: n,
                         branch,
                         tick,

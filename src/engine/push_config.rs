@@ -115,7 +115,7 @@ impl<'s> World<'s> {
         self.push_hosts.push(host);
         // At most one config per task: a new one replaces the old. On a terminal task it is
         // accepted and never fires, since nothing changes state any more.
-        self.tasks[task].push = Some(Box::new(PushConfig {
+        self.tasks[task].set_push(Some(PushConfig {
             url: self.push_urls.len() - 1,
             token: push.token.clone(),
         }));

@@ -110,6 +110,6 @@ impl<'s> World<'s> {
     /// Removes the task's push config (a session's DeleteTaskPushNotificationConfig): later
     /// status changes push nothing. Pushes already made stay in the record.
     pub fn delete_push_config(&mut self, task: TaskIx) {
-        self.tasks[task].push = None;
+        self.tasks[task].set_push(None);
     }
 }

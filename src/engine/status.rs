@@ -5,7 +5,6 @@ use std::borrow::Cow;
 
 use crate::engine::chain::ChainRef;
 use crate::engine::lifecycle::TaskState;
-use crate::engine::rare::Rare;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
@@ -70,13 +69,11 @@ impl<'s> World<'s> {
             history: smallvec::smallvec![StatusEntry::new(tick, TaskState::Submitted, Some(0))],
             messages: smallvec::smallvec![message],
             artifacts: smallvec::SmallVec::new(),
-            push: None,
+            extras: TaskExtras::amplified(amplified),
             attempt: new.attempt,
-            decisions: Rare::new(),
             return_immediately: false,
-            scopes: new.scopes,
+            scopes: Scopes::from(new.scopes),
             origin: crate::engine::task::ix32(new.origin),
-            amplified,
         });
         self.runs.push(Run {
             via: new.via.map(|(d, m)| (Ix::new(d), ix32(m))),
@@ -113,7 +110,7 @@ impl<'s> World<'s> {
     }
 
     /// The callee's required scopes the originating caller lacks (authority.md §2).
-    fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Rare<crate::engine::symbols::Sym> {
+    fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Vec<crate::engine::symbols::Sym> {
         let held = &self.scenario.callers[origin].scopes;
         self.scenario.agents[agent]
             .required_scopes
@@ -194,7 +191,7 @@ impl<'s> World<'s> {
         t.state = state;
         t.history.push(StatusEntry::new(tick, state, message));
         let entry = t.history.len() - 1;
-        if let Some(push) = &t.push {
+        if let Some(push) = t.push() {
             let url = push.url;
             self.pushes.push(Push {
                 tick,

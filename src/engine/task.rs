@@ -8,7 +8,6 @@ use smallvec::SmallVec;
 use crate::engine::chain::ChainRef;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::Secret;
-use crate::engine::rare::Rare;
 use crate::engine::scenario::{AgentIx, ArtifactSpec, CallerIx, DataMap, Level};
 use crate::engine::symbols::Sym;
 use crate::engine::world::Ix;
@@ -309,8 +308,7 @@ pub struct Task<'s> {
     pub agent: AgentIx,
     pub owner: Owner,
     pub delegation_chain: ChainRef,
-    /// See [`Task::parent`]: indices and levels are kept in 32 bits (a task is 344 bytes, not
-    /// 360).
+    /// See [`Task::parent`]: indices and levels are kept in 32 bits.
     pub(crate) parent: u32,
     /// See [`Task::classification`].
     pub(crate) classification: u32,
@@ -321,21 +319,97 @@ pub struct Task<'s> {
     pub history: SmallVec<[StatusEntry; 3]>,
     pub messages: SmallVec<[Message<'s>; 3]>,
     pub artifacts: SmallVec<[Artifact<'s>; 1]>,
-    /// Boxed: few tasks have one, and every task carried its room.
-    pub push: Option<Box<PushConfig>>,
+    /// Its push config, `when` branches and amplified scopes, boxed together: most tasks have
+    /// none of them (see [`Task::push`], [`Task::decisions`], [`Task::amplified`]).
+    pub(crate) extras: Option<Box<TaskExtras>>,
     /// Which attempt of its parent's delegation this task is (1 unless retried).
     pub attempt: u32,
-    /// The `when` branches its handler took, in order.
-    pub decisions: Rare<Decision>,
     /// Created by a non-blocking send (`return_immediately: true`).
     pub return_immediately: bool,
     /// The scopes of the caller context that created it: the ones admission checked.
-    pub scopes: Cow<'s, [Sym]>,
+    pub scopes: Scopes<'s>,
     /// See [`Task::origin`].
     pub(crate) origin: u32,
+}
+
+/// A task's scopes: a caller's or an agent's list, borrowed (the common case), or a narrowed one
+/// of its own. Two words, where a `Cow` is three.
+#[derive(Debug, Clone)]
+pub enum Scopes<'s> {
+    Borrowed(&'s [Sym]),
+    Owned(Box<Box<[Sym]>>),
+}
+
+impl<'s> From<Cow<'s, [Sym]>> for Scopes<'s> {
+    fn from(scopes: Cow<'s, [Sym]>) -> Self {
+        match scopes {
+            Cow::Borrowed(s) => Scopes::Borrowed(s),
+            Cow::Owned(s) => Scopes::Owned(Box::new(s.into_boxed_slice())),
+        }
+    }
+}
+
+impl std::ops::Deref for Scopes<'_> {
+    type Target = [Sym];
+
+    fn deref(&self) -> &[Sym] {
+        match self {
+            Scopes::Borrowed(s) => s,
+            Scopes::Owned(s) => s,
+        }
+    }
+}
+
+/// The rarer parts of a [`Task`].
+#[derive(Debug, Default)]
+pub(crate) struct TaskExtras {
+    push: Option<PushConfig>,
+    decisions: Vec<Decision>,
+    amplified: Vec<Sym>,
+}
+
+impl TaskExtras {
+    /// Extras holding only these amplified scopes, if there are any.
+    pub(crate) fn amplified(amplified: Vec<Sym>) -> Option<Box<TaskExtras>> {
+        (!amplified.is_empty()).then(|| {
+            Box::new(TaskExtras {
+                amplified,
+                ..TaskExtras::default()
+            })
+        })
+    }
+}
+
+impl Task<'_> {
+    fn extras_mut(&mut self) -> &mut TaskExtras {
+        self.extras.get_or_insert_with(Box::default)
+    }
+
+    /// Its push config: at most one, a new one replacing the old.
+    pub fn push(&self) -> Option<&PushConfig> {
+        self.extras.as_ref().and_then(|e| e.push.as_ref())
+    }
+
+    pub fn set_push(&mut self, push: Option<PushConfig>) {
+        if push.is_some() || self.extras.is_some() {
+            self.extras_mut().push = push;
+        }
+    }
+
+    /// The `when` branches its handler took, in order.
+    pub fn decisions(&self) -> &[Decision] {
+        self.extras.as_ref().map_or(&[], |e| &e.decisions)
+    }
+
+    pub fn decisions_mut(&mut self) -> &mut Vec<Decision> {
+        &mut self.extras_mut().decisions
+    }
+
     /// The agent's required scopes that `origin` does not hold: admitted only through an `own`
     /// hop (authority.md §2). Usually empty.
-    pub amplified: Rare<Sym>,
+    pub fn amplified(&self) -> &[Sym] {
+        self.extras.as_ref().map_or(&[], |e| &e.amplified)
+    }
 }
 
 /// A task with no parent (`Task::parent`'s 32 bits).
@@ -416,12 +490,32 @@ mod tests {
     }
 
     #[test]
+    fn scopes_read_as_the_list_they_hold() {
+        let list = [3, 1, 2];
+        let borrowed = Scopes::from(Cow::Borrowed(&list[..]));
+        let owned = Scopes::from(Cow::<[Sym]>::Owned(vec![1, 2]));
+        assert!(matches!(borrowed, Scopes::Borrowed(_)));
+        assert!(matches!(owned, Scopes::Owned(_)));
+        assert_eq!(&*borrowed, &[3, 1, 2]);
+        assert_eq!(&*owned, &[1, 2]);
+        assert_eq!(std::mem::size_of::<Scopes>(), 16);
+    }
+
+    #[test]
+    fn a_tasks_rarer_parts_are_boxed_only_once_it_has_one() {
+        assert!(TaskExtras::amplified(Vec::new()).is_none());
+        let amplified = TaskExtras::amplified(vec![4]).expect("one scope");
+        assert_eq!(amplified.amplified, [4]);
+        assert!(amplified.push.is_none() && amplified.decisions.is_empty());
+    }
+
+    #[test]
     fn a_task_stays_compact() {
         // One per task: a 100,000-step run keeps about 61,000. Three messages inline (the request,
         // a progress note, the result: nine tasks in ten have at most three) cost 96 bytes here
         // and save one or two heap blocks of 112 and 208 bytes, and their allocations, per task.
         assert!(
-            std::mem::size_of::<Task>() <= 344,
+            std::mem::size_of::<Task>() <= 296,
             "{}",
             std::mem::size_of::<Task>()
         );

@@ -28,7 +28,7 @@ impl Prefix {
             history: t.history.len(),
             messages: t.messages.len(),
             artifacts: t.artifacts.len(),
-            decisions: t.decisions.len(),
+            decisions: t.decisions().len(),
         }
     }
 
@@ -42,7 +42,7 @@ impl Prefix {
             history,
             messages,
             artifacts,
-            decisions: t.decisions.iter().take_while(|d| d.tick < at).count(),
+            decisions: t.decisions().iter().take_while(|d| d.tick < at).count(),
         }
     }
 }
@@ -121,7 +121,7 @@ fn task_metadata(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
         extra.insert("attempt".into(), json!(t.attempt));
     }
     if p.decisions > 0 {
-        let decisions = t.decisions[..p.decisions]
+        let decisions = t.decisions()[..p.decisions]
             .iter()
             .map(|d| json!({"handlerStep": d.handler_step, "branch": d.branch.as_str(), "tick": d.tick}))
             .collect();

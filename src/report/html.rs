@@ -348,7 +348,7 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
     }
     out.push_str("</a>\n");
     let agent = &s.agents[t.agent];
-    for d in &t.decisions {
+    for d in t.decisions() {
         let x = lay.x(d.tick) + lay.px;
         let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
             CondText {
@@ -378,7 +378,7 @@ fn decisions(world: &World, out: &mut String) {
     let s = world.scenario;
     let mut all: Vec<(u64, usize, usize)> = Vec::new();
     for (ix, t) in world.tasks.iter().enumerate() {
-        all.extend((0..t.decisions.len()).map(|k| (t.decisions[k].tick, ix, k)));
+        all.extend((0..t.decisions().len()).map(|k| (t.decisions()[k].tick, ix, k)));
     }
     if all.is_empty() {
         return;
@@ -387,7 +387,7 @@ fn decisions(world: &World, out: &mut String) {
     out.push_str("<h2>Decisions</h2>\n<ul class=\"decisions\">\n");
     for (tick, ix, k) in all {
         let t = &world.tasks[ix];
-        let d = &t.decisions[k];
+        let d = &t.decisions()[k];
         let agent = &s.agents[t.agent];
         let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
             CondText {

@@ -65,9 +65,9 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             ]
         });
         table(out, &["tick", "state", "message"], rows);
-        if !t.decisions.is_empty() {
+        if !t.decisions().is_empty() {
             let agent = &s.agents[t.agent];
-            let rows = t.decisions.iter().map(|d| {
+            let rows = t.decisions().iter().map(|d| {
                 let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
                     CondText {
                         cond: &w.cond,

@@ -299,10 +299,10 @@ fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
         key!(o, "attempt");
         o.u64(t.attempt.into());
     }
-    if !t.decisions.is_empty() {
+    if !t.decisions().is_empty() {
         key!(o, "decisions");
         o.open_array();
-        for d in &t.decisions {
+        for d in t.decisions() {
             o.element();
             decision(o, d);
         }
@@ -312,9 +312,9 @@ fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
     if w.scenario.policy.authority_keys {
         key!(o, "scopes");
         strings(o, t.scopes.iter().map(|&s| names.name(s)));
-        if !t.amplified.is_empty() {
+        if !t.amplified().is_empty() {
             key!(o, "amplified");
-            strings(o, t.amplified.iter().map(|&s| names.name(s)));
+            strings(o, t.amplified().iter().map(|&s| names.name(s)));
         }
     }
     key!(o, "messages");

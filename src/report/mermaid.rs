@@ -303,7 +303,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
         };
         items.push(line(key, arrow(from, kind, to, &label)));
     }
-    for (k, d) in t.decisions.iter().enumerate() {
+    for (k, d) in t.decisions().iter().enumerate() {
         let a = &s.agents[t.agent];
         let cond = when_at(&a.handler, d.handler_step).map_or(String::new(), |w| {
             let c = CondText {

@@ -160,8 +160,8 @@ pub fn render(world: &World, layout: Layout) -> String {
                 l => l,
             };
             let _ = writeln!(out, "  scopes: {scopes}");
-            if !task.amplified.is_empty() {
-                let _ = writeln!(out, "  \u{26a0} amplified: {}", list(&task.amplified));
+            if !task.amplified().is_empty() {
+                let _ = writeln!(out, "  \u{26a0} amplified: {}", list(task.amplified()));
             }
         }
         let mut t = table(layout, &["tick", "state", "message"]);
@@ -174,7 +174,7 @@ pub fn render(world: &World, layout: Layout) -> String {
             ]);
         }
         let _ = writeln!(out, "{t}");
-        if !task.decisions.is_empty() {
+        if !task.decisions().is_empty() {
             let _ = writeln!(out, "{}", decisions(world, task, layout));
         }
         let mut t = table(layout, &["message", "role", "text", "data"]);
@@ -267,7 +267,7 @@ pub fn render(world: &World, layout: Layout) -> String {
 fn decisions(world: &World, task: &Task, layout: Layout) -> Table {
     let agent = &world.scenario.agents[task.agent];
     let mut t = table(layout, &["tick", "handler step", "when", "branch"]);
-    for d in &task.decisions {
+    for d in task.decisions() {
         let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
             CondText {
                 cond: &w.cond,

@@ -170,7 +170,7 @@ fn notify(
             continue;
         };
         let t = &world.tasks[p.task];
-        let Some(config) = &t.push else { continue };
+        let Some(config) = t.push() else { continue };
         let Some(entry) = t
             .history
             .iter()

@@ -62,7 +62,7 @@ impl PushConfigs {
             ));
         };
         // A config the world dropped (a newer one replaced it elsewhere) is not listed.
-        let held = world.tasks[task].push.is_some();
+        let held = world.tasks[task].push().is_some();
         let config = self.by_task.get(&task).filter(|_| held);
         let named = config.filter(|c| q.id.as_deref().is_none_or(|id| id == c.id));
         match q.op {

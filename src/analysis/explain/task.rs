@@ -86,7 +86,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                 continue;
             }
             Op::Branch { n, when, otherwise } => {
-                let Some(d) = t.decisions.get(dec).filter(|d| d.handler_step == n) else {
+                let Some(d) = t.decisions().get(dec).filter(|d| d.handler_step == n) else {
                     stopped = "the task never reached this `when`";
                     break;
                 };
