@@ -23,6 +23,7 @@ mod resolution;
 pub mod scenario;
 pub mod scheduler;
 mod session;
+pub mod shared;
 pub mod status;
 pub mod symbols;
 pub mod task;
