@@ -445,3 +445,27 @@ steps:
         .collect();
     assert_eq!(agents, ["a3", "a1"]);
 }
+
+#[test]
+fn a_finished_task_keeps_no_spare_room_in_its_logs() {
+    // Six messages and five status changes spill both logs past their three inline slots,
+    // into room for eight; a task that ended gives the spare slots back. One that did not keeps
+    // its room to grow.
+    let handler = "[working, {message: a}, {message: b}, {message: c}, {input_required: more?}, working, completed]";
+    let s = load(&one_agent(
+        handler,
+        r#"
+  - send: {caller: orchestrator, to: screener, text: go, as: t}
+  - send: {caller: orchestrator, to: screener, text: go, as: u}
+  - reply: {caller: orchestrator, task: t, text: yes}
+"#,
+    ));
+    let w = world::run(&s);
+    let (done, paused) = (&w.tasks[0], &w.tasks[1]);
+    assert_eq!(states(&w), ["completed", "input-required"]);
+    assert_eq!((done.messages.len(), done.history.len()), (6, 5));
+    assert_eq!(done.messages.capacity(), done.messages.len());
+    assert_eq!(done.history.capacity(), done.history.len());
+    assert_eq!(paused.messages.len(), 5);
+    assert!(paused.messages.capacity() > paused.messages.len());
+}

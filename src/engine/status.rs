@@ -191,6 +191,13 @@ impl<'s> World<'s> {
         t.state = state;
         t.history.push(StatusEntry::new(tick, state, message));
         let entry = t.history.len() - 1;
+        if state.is_terminal() {
+            // A finished task's logs do not grow: give back the room they grew into (a log
+            // that spilled doubled its room; a fifth message left three slots empty).
+            t.history.shrink_to_fit();
+            t.messages.shrink_to_fit();
+            t.artifacts.shrink_to_fit();
+        }
         if let Some(push) = t.push() {
             let url = push.url;
             self.pushes.push(Push {

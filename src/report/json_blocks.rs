@@ -7,10 +7,10 @@ use std::sync::mpsc;
 use crate::report::json_out::Out;
 
 /// Elements per block: large enough that handing a block over costs nothing next to rendering
-/// it, small enough that the blocks in flight stay small (a block of tasks is about 0.25 MB,
+/// it, small enough that the blocks in flight stay small (a block of tasks is about 120 KB,
 /// and three or four are in flight: at 512 a block they were 3 MiB of a 100,000-step run's
 /// peak).
-const BLOCK: usize = 128;
+const BLOCK: usize = 64;
 
 /// Arrays shorter than this are rendered on one thread: a thread costs more than it saves.
 const PARALLEL_FROM: usize = 4 * BLOCK;
