@@ -388,7 +388,7 @@ mod tests {
     #[test]
     fn a_task_stays_compact() {
         // One per task: a 100,000-step run keeps about 61,000. Three messages inline (the request,
-        // a progress note, the result: nine tasks in ten have at most three) cost 96 bytes here
+        // a progress note, the result: nine tasks in ten have at most three) cost 72 bytes here
         // and save one or two heap blocks of 112 and 208 bytes, and their allocations, per task.
         assert!(
             std::mem::size_of::<Task>() <= 296,
