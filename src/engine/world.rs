@@ -106,14 +106,17 @@ pub(crate) struct Run {
     pub call: Option<Ix>,
     /// Its child tasks, in creation order: most tasks have none.
     pub children: crate::engine::rare::Rare<TaskIx>,
-    /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) that created it, and its member number there.
+    /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) that created it, and its
+    /// member number there.
     pub via: Option<(Ix, u32)>,
-    /// Its handler's named results (`as`), by [`ResultIx`]: the [`DelegationIx`](crate::engine::scheduler::DelegationIx) of each that ran.
+    /// Its handler's named results (`as`), by [`ResultIx`]: the
+    /// [`DelegationIx`](crate::engine::scheduler::DelegationIx) of each that ran.
     pub results: crate::engine::rare::Rare<Option<u32>>,
     /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) it is blocked on.
     pub waiting_on: Option<Ix>,
     pub pending: Pending,
-    /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) whose child's pause it took on (`on_pause: escalate`).
+    /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) whose child's pause it took
+    /// on (`on_pause: escalate`).
     pub escalated: Option<Ix>,
     /// Index into its messages of the latest reply it received.
     pub last_reply: Option<Ix>,
@@ -160,7 +163,6 @@ pub fn run(scenario: &Scenario) -> World<'_> {
     run_with(scenario, &scenario.faults)
 }
 
-/// [`run`] under another fault schedule than the file's own.
 /// Scored cards by query (see [`World::scored`]). Looked up, never walked.
 pub(crate) type Scored = std::collections::HashMap<
     smallvec::SmallVec<[Sym; 4]>,
@@ -168,6 +170,7 @@ pub(crate) type Scored = std::collections::HashMap<
     foldhash::fast::FixedState,
 >;
 
+/// [`run`] under another fault schedule than the file's own.
 pub fn run_with<'s>(scenario: &'s Scenario, faults: &'s Faults) -> World<'s> {
     let mut world = World::with_faults(scenario, faults);
     for (i, step) in scenario.steps.iter().enumerate() {
