@@ -4,12 +4,12 @@
 
 use std::borrow::Cow;
 
+use crate::engine::ix::{Ix, ix32};
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::{Activity, DelegationIx};
 use crate::engine::status::NewTask;
 use crate::engine::task::*;
-use crate::engine::world::{Ix, ix32};
 use crate::engine::world::{Next, World};
 
 /// How a delegation ended, in one word.
@@ -191,7 +191,7 @@ impl<'s> World<'s> {
             outcome: None,
         });
         if let Some(r) = d.result {
-            self.runs[task].results.set(r, Some(ix32(ix)));
+            self.runs[task].results.set(r, Some(Ix::new(ix)));
         }
         self.runs[task].waiting_on = Some(Ix::new(ix));
         self.attempt(task, ix)
@@ -246,7 +246,7 @@ impl<'s> World<'s> {
             outcome: None,
         });
         if let Some(r) = f.result {
-            self.runs[task].results.set(r, Some(ix32(ix)));
+            self.runs[task].results.set(r, Some(Ix::new(ix)));
         }
         self.runs[task].waiting_on = Some(Ix::new(ix));
         let targets: Vec<Cow<'s, Target>> = match &f.to {

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use crate::engine::admission::{CallerContext, Denial, DenialCode, check_delegation};
+use crate::engine::ix::{Ix, ix32};
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
@@ -11,7 +12,7 @@ use crate::engine::scheduler::Activity;
 use crate::engine::status::{IllegalTransition, NewTask};
 use crate::engine::symbols::Sym;
 use crate::engine::task::*;
-use crate::engine::world::{World, ix32};
+use crate::engine::world::World;
 
 impl<'s> World<'s> {
     pub(crate) fn run_step(&mut self, step: &'s Step) {
@@ -194,7 +195,7 @@ impl<'s> World<'s> {
             origin: send.caller(),
         });
         if let Some(a) = send.alias() {
-            self.alias_tasks[a] = Some(crate::engine::world::Ix::new(task));
+            self.alias_tasks[a] = Some(Ix::new(task));
         }
         if let Some(vt) = &self.verified[send.caller()] {
             self.caller_tokens.insert(task, vt.clone());

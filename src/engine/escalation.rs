@@ -4,12 +4,12 @@
 use std::borrow::Cow;
 
 use crate::engine::delegation::Spec;
+use crate::engine::ix::Ix;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
 use crate::engine::status::IllegalTransition;
 use crate::engine::task::*;
-use crate::engine::world::Ix;
 use crate::engine::world::{Next, World};
 
 impl<'s> World<'s> {

@@ -5,12 +5,12 @@ use std::borrow::Cow;
 
 use crate::engine::conditions::{self, Facts, Subject};
 use crate::engine::delegation::Pending;
+use crate::engine::ix::ix32;
 use crate::engine::program::Op;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::status::IllegalTransition;
 use crate::engine::task::*;
-use crate::engine::world::ix32;
 use crate::engine::world::{Next, World};
 
 impl<'s> World<'s> {

@@ -1,9 +1,9 @@
 //! One member of a delegation: its child task, its outcome, and why it has none.
 
 use crate::engine::delegation::Outcome;
+use crate::engine::ix::Ix;
 use crate::engine::scenario::AgentIx;
 use crate::engine::task::TaskIx;
-use crate::engine::world::Ix;
 
 /// One member of a delegation: a fan-out's child, or a delegate's current attempt. 32 bytes:
 /// its rarer indices are kept in 32 bits, read through [`Member::denial`], [`Member::callee`]

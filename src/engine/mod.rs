@@ -11,6 +11,7 @@ mod driver;
 mod escalation;
 pub mod faults;
 mod handler;
+pub mod ix;
 pub mod lifecycle;
 pub mod member;
 pub mod outage;

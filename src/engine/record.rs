@@ -2,6 +2,7 @@
 
 use crate::engine::admission::Denial;
 use crate::engine::discovery::Ranked;
+use crate::engine::ix::ix32;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::{AgentIx, CallerIx};
 use crate::engine::symbols::Sym;
@@ -211,8 +212,7 @@ impl StepRecord {
     pub fn new(caller: Option<CallerIx>, result: StepResult) -> StepRecord {
         StepRecord {
             result,
-            caller: caller
-                .map(|c| u32::try_from(c).expect("a scenario has fewer than 2^32 callers")),
+            caller: caller.map(ix32),
         }
     }
 

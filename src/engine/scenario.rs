@@ -3,6 +3,7 @@
 
 pub use crate::engine::conditions::{Cond, DataTest, Subject, Test, TextTest, ValueTest};
 pub use crate::engine::delegation::Outcome;
+use crate::engine::ix::{Ix, ix32};
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::{HostPattern, Secret};
 use crate::engine::symbols::{Sym, Symbols};
@@ -424,7 +425,7 @@ pub struct Send {
     /// Its push config and context, boxed when it has either: most sends have neither.
     extras: Option<Box<SendExtras>>,
     caller: u32,
-    alias: Option<u32>,
+    alias: Option<Ix>,
     /// `stream` rather than `send`: the same code path, reported with its events.
     pub stream: bool,
     /// `return_immediately: true` (send only): the step ends once the task exists.
@@ -449,12 +450,6 @@ pub struct SendParts {
     pub return_immediately: bool,
 }
 
-/// An index as a step stores it: a scenario's callers and aliases each take memory, and stay
-/// far below 2^32.
-fn ix32(ix: usize) -> u32 {
-    u32::try_from(ix).expect("a scenario has fewer than 2^32 callers and aliases")
-}
-
 impl From<SendParts> for Send {
     fn from(p: SendParts) -> Self {
         let extras = (p.push.is_some() || !matches!(p.context, ContextSpec::Fresh)).then(|| {
@@ -468,7 +463,7 @@ impl From<SendParts> for Send {
             message: p.message,
             extras,
             caller: ix32(p.caller),
-            alias: p.alias.map(ix32),
+            alias: p.alias.map(Ix::new),
             stream: p.stream,
             return_immediately: p.return_immediately,
         }
@@ -482,7 +477,7 @@ impl Send {
 
     /// The alias (`as`) it defines.
     pub fn alias(&self) -> Option<AliasIx> {
-        self.alias.map(|a| a as usize)
+        self.alias.map(Ix::get)
     }
 
     pub fn push(&self) -> Option<&PushSpec> {

@@ -4,12 +4,12 @@
 use std::borrow::Cow;
 
 use crate::engine::chain::ChainRef;
+use crate::engine::ix::{Ix, ix32};
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
 use crate::engine::task::*;
-use crate::engine::world::{Ix, ix32};
 use crate::engine::world::{Run, World};
 
 /// Why `set_status` refused a change.
@@ -61,10 +61,8 @@ impl<'s> World<'s> {
             agent: new.agent,
             owner: new.owner,
             delegation_chain: new.delegation_chain,
-            parent: new
-                .parent
-                .map_or(crate::engine::task::NO_PARENT, crate::engine::task::ix32),
-            classification: crate::engine::task::ix32(new.classification),
+            parent: new.parent.map(Ix::new),
+            classification: ix32(new.classification),
             state: TaskState::Submitted,
             history: smallvec::smallvec![StatusEntry::new(tick, TaskState::Submitted, Some(0))],
             messages: smallvec::smallvec![message],
@@ -73,7 +71,7 @@ impl<'s> World<'s> {
             attempt: new.attempt,
             return_immediately: false,
             scopes: Scopes::from(new.scopes),
-            origin: crate::engine::task::ix32(new.origin),
+            origin: ix32(new.origin),
         });
         self.runs.push(Run {
             via: new.via.map(|(d, m)| (Ix::new(d), ix32(m))),

@@ -6,12 +6,12 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use crate::engine::chain::ChainRef;
+use crate::engine::ix::Ix;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::push::Secret;
 use crate::engine::scenario::{AgentIx, ArtifactSpec, CallerIx, DataMap, Level};
 pub use crate::engine::shared::{MessageText, Scopes};
 use crate::engine::symbols::Sym;
-use crate::engine::world::Ix;
 
 /// Index of a task in the world; `task-N` has index N − 1, so creation order is id order.
 pub type TaskIx = usize;
@@ -101,31 +101,22 @@ impl<'s> Message<'s> {
 pub struct StatusEntry {
     pub tick: u64,
     pub state: TaskState,
-    /// Index into the task's `messages`, or [`NO_MESSAGE`] (32 bits and no option's tag: an
-    /// entry is 16 bytes, not 32).
-    msg: u32,
+    /// See [`StatusEntry::message`]: an entry is 16 bytes.
+    msg: Option<Ix>,
 }
-
-/// A status change that carries no message.
-const NO_MESSAGE: u32 = u32::MAX;
 
 impl StatusEntry {
     pub fn new(tick: u64, state: TaskState, message: Option<usize>) -> StatusEntry {
         StatusEntry {
             tick,
             state,
-            // A task's messages stay far below 2^32 - 1: each takes memory.
-            msg: message.map_or(NO_MESSAGE, |m| {
-                u32::try_from(m)
-                    .unwrap_or(NO_MESSAGE - 1)
-                    .min(NO_MESSAGE - 1)
-            }),
+            msg: message.map(Ix::new),
         }
     }
 
     /// Index into the task's `messages`.
     pub fn message(&self) -> Option<usize> {
-        (self.msg != NO_MESSAGE).then_some(self.msg as usize)
+        self.msg.map(Ix::get)
     }
 }
 
@@ -241,7 +232,7 @@ pub struct Task<'s> {
     pub owner: Owner,
     pub delegation_chain: ChainRef,
     /// See [`Task::parent`]: indices and levels are kept in 32 bits.
-    pub(crate) parent: u32,
+    pub(crate) parent: Option<Ix>,
     /// See [`Task::classification`].
     pub(crate) classification: u32,
     pub state: TaskState,
@@ -316,22 +307,10 @@ impl Task<'_> {
     }
 }
 
-/// A task with no parent (`Task::parent`'s 32 bits).
-pub(crate) const NO_PARENT: u32 = u32::MAX;
-
-/// The 32 bits a task keeps an index or a level in: each task takes memory, so a run ends long
-/// before its 2^32nd, and a scenario has far fewer callers and levels.
-pub(crate) fn ix32(ix: usize) -> u32 {
-    u32::try_from(ix)
-        .ok()
-        .filter(|&i| i != NO_PARENT)
-        .expect("a run's tasks, callers and levels stay below 2^32 - 1")
-}
-
 impl Task<'_> {
     /// The task whose handler created it, if one did.
     pub fn parent(&self) -> Option<TaskIx> {
-        (self.parent != NO_PARENT).then_some(self.parent as usize)
+        self.parent.map(Ix::get)
     }
 
     /// The classification of the caller's data; it travels with every nested delegation.

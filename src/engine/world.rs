@@ -11,6 +11,7 @@ use crate::engine::chain::{ChainRef, Chains};
 use crate::engine::delegation::{Delegation, Pending};
 use crate::engine::delivery::Delivery;
 use crate::engine::faults::Faults;
+use crate::engine::ix::Ix;
 use crate::engine::program::{Op, compile};
 use crate::engine::record::*;
 use crate::engine::scenario::*;
@@ -111,7 +112,7 @@ pub(crate) struct Run {
     pub via: Option<(Ix, u32)>,
     /// Its handler's named results (`as`), by [`ResultIx`]: the
     /// [`DelegationIx`](crate::engine::scheduler::DelegationIx) of each that ran.
-    pub results: crate::engine::rare::Rare<Option<u32>>,
+    pub results: crate::engine::rare::Rare<Option<Ix>>,
     /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) it is blocked on.
     pub waiting_on: Option<Ix>,
     pub pending: Pending,
@@ -123,28 +124,6 @@ pub(crate) struct Run {
     /// How many times it has reached a pause or a terminal state: a blocking step waits for this
     /// to grow.
     pub resolutions: u32,
-}
-
-/// An index as a [`Run`] keeps it.
-pub(crate) fn ix32(ix: usize) -> u32 {
-    u32::try_from(ix).expect("a run's logs stay below 2^32 entries")
-}
-
-/// An index in 32 bits whose `Option` is 32 bits too: it holds the index + 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ix(std::num::NonZeroU32);
-
-impl Ix {
-    pub fn new(ix: usize) -> Ix {
-        Ix(ix32(ix)
-            .checked_add(1)
-            .and_then(std::num::NonZeroU32::new)
-            .expect("a run's logs stay below 2^32 - 1 entries"))
-    }
-
-    pub fn get(self) -> usize {
-        self.0.get() as usize - 1
-    }
 }
 
 /// What a task's turn leaves it doing.
@@ -301,7 +280,7 @@ impl<'s> World<'s> {
     /// The delegation a task's handler named `result` (`as`), if that step ran.
     pub fn result_of(&self, task: TaskIx, result: ResultIx) -> Option<&Delegation<'s>> {
         let d = (*self.runs[task].results.get(result)?)?;
-        Some(&self.delegations[d as usize])
+        Some(&self.delegations[d.get()])
     }
 
     /// The clock stops at `u64::MAX` (a `slow` window of `i64::MAX` ticks gets there): later
@@ -515,13 +494,5 @@ mod tests {
             "{}",
             std::mem::size_of::<Run>()
         );
-        assert_eq!(std::mem::size_of::<Option<Ix>>(), 4);
-    }
-
-    #[test]
-    fn an_ix_gives_back_its_index() {
-        for ix in [0, 1, 61_022, u32::MAX as usize - 1] {
-            assert_eq!(Ix::new(ix).get(), ix);
-        }
     }
 }
