@@ -6,54 +6,74 @@ use std::fmt;
 
 use crate::engine::symbols::Sym;
 
+/// A value usually borrowed from the scenario and sometimes a task's own. Two words, where a
+/// `Cow` is three: the owned value sits behind one more pointer, and a borrowed one (most of
+/// them) costs nothing more.
+pub enum Shared<'s, T: ?Sized> {
+    Borrowed(&'s T),
+    Owned(Box<Box<T>>),
+}
+
 /// A message's text: borrowed from the scenario (a step's or a script's), or rendered and owned.
-/// Two words, where a `Cow` is three: the owned text sits behind one more pointer, and a borrowed
-/// one (most of them) costs nothing more.
-#[derive(Clone)]
-pub enum MessageText<'s> {
-    Borrowed(&'s str),
-    Owned(Box<Box<str>>),
-}
+pub type MessageText<'s> = Shared<'s, str>;
 
-impl<'s> MessageText<'s> {
+/// A task's scopes: a caller's or an agent's list, borrowed, or a narrowed one of its own.
+pub type Scopes<'s> = Shared<'s, [Sym]>;
+
+impl<'s, T: ?Sized + ToOwned> Shared<'s, T> {
     /// As a `Cow`, borrowing for as long as the scenario when it is the scenario's own.
-    pub fn to_cow(&self) -> Cow<'s, str> {
+    pub fn to_cow(&self) -> Cow<'s, T> {
         match self {
-            MessageText::Borrowed(s) => Cow::Borrowed(s),
-            MessageText::Owned(s) => Cow::Owned(s.to_string()),
+            Shared::Borrowed(s) => Cow::Borrowed(s),
+            Shared::Owned(s) => Cow::Owned((**s).to_owned()),
         }
     }
 }
 
-impl<'s> From<Cow<'s, str>> for MessageText<'s> {
-    fn from(text: Cow<'s, str>) -> Self {
-        match text {
-            Cow::Borrowed(s) => MessageText::Borrowed(s),
-            Cow::Owned(s) => MessageText::Owned(Box::new(s.into_boxed_str())),
+impl<'s, T: ?Sized + ToOwned> From<Cow<'s, T>> for Shared<'s, T>
+where
+    T::Owned: Into<Box<T>>,
+{
+    fn from(value: Cow<'s, T>) -> Self {
+        match value {
+            Cow::Borrowed(s) => Shared::Borrowed(s),
+            Cow::Owned(s) => Shared::Owned(Box::new(s.into())),
         }
     }
 }
 
-impl std::ops::Deref for MessageText<'_> {
-    type Target = str;
+impl<T: ?Sized> std::ops::Deref for Shared<'_, T> {
+    type Target = T;
 
-    fn deref(&self) -> &str {
+    fn deref(&self) -> &T {
         match self {
-            MessageText::Borrowed(s) => s,
-            MessageText::Owned(s) => s,
+            Shared::Borrowed(s) => s,
+            Shared::Owned(s) => s,
         }
+    }
+}
+
+impl<T: ?Sized> Clone for Shared<'_, T>
+where
+    Box<T>: Clone,
+{
+    fn clone(&self) -> Self {
+        match self {
+            Shared::Borrowed(s) => Shared::Borrowed(s),
+            Shared::Owned(s) => Shared::Owned(s.clone()),
+        }
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for Shared<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
     }
 }
 
 impl AsRef<str> for MessageText<'_> {
     fn as_ref(&self) -> &str {
         self
-    }
-}
-
-impl fmt::Debug for MessageText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&**self, f)
     }
 }
 
@@ -72,34 +92,6 @@ impl PartialEq<str> for MessageText<'_> {
 impl PartialEq<&str> for MessageText<'_> {
     fn eq(&self, other: &&str) -> bool {
         **self == **other
-    }
-}
-
-/// A task's scopes: a caller's or an agent's list, borrowed (the common case), or a narrowed one
-/// of its own. Two words, where a `Cow` is three.
-#[derive(Debug, Clone)]
-pub enum Scopes<'s> {
-    Borrowed(&'s [Sym]),
-    Owned(Box<Box<[Sym]>>),
-}
-
-impl<'s> From<Cow<'s, [Sym]>> for Scopes<'s> {
-    fn from(scopes: Cow<'s, [Sym]>) -> Self {
-        match scopes {
-            Cow::Borrowed(s) => Scopes::Borrowed(s),
-            Cow::Owned(s) => Scopes::Owned(Box::new(s.into_boxed_slice())),
-        }
-    }
-}
-
-impl std::ops::Deref for Scopes<'_> {
-    type Target = [Sym];
-
-    fn deref(&self) -> &[Sym] {
-        match self {
-            Scopes::Borrowed(s) => s,
-            Scopes::Owned(s) => s,
-        }
     }
 }
 
