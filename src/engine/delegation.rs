@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use crate::engine::ix::{Ix, ix32};
 use crate::engine::lifecycle::TaskState;
+pub use crate::engine::member::Member;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::{Activity, DelegationIx};
 use crate::engine::status::NewTask;
@@ -113,8 +114,6 @@ pub enum Spec<'s> {
     Delegate(&'s Delegate),
     FanOut(&'s FanOut),
 }
-
-pub use crate::engine::member::Member;
 
 #[derive(Debug)]
 pub struct Delegation<'s> {
