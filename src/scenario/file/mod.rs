@@ -17,16 +17,17 @@ use serde::de::{self, MapAccess, SeqAccess, Visitor};
 
 pub use crate::engine::scenario::DataMap;
 
-/// A name a step refers to (a caller, an agent, an alias, a literal id): stored inline up to 24
-/// bytes, so reading a step allocates nothing for its names (they were four of a large file's
-/// five allocations per step).
-pub type Name = compact_str::CompactString;
 pub use cond::*;
 pub use expect::*;
 pub use faults::*;
 pub use handler::*;
 pub use step::*;
 pub use strict::{strict_data, strict_data_boxed, strict_map, strict_value};
+
+/// A name a step refers to (a caller, an agent, an alias, a literal id): stored inline up to 24
+/// bytes, so reading a step allocates nothing for its names (they were four of a large file's
+/// five allocations per step).
+pub type Name = compact_str::CompactString;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

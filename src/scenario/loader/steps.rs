@@ -17,7 +17,7 @@ impl Loader<'_> {
     ) -> TaskRef {
         match (task, task_id) {
             (Some(alias), None) => TaskRef::Alias(self.alias_ref(Child(at, "task"), &alias, names)),
-            (None, Some(id)) => TaskRef::Id(id.into_string().into()),
+            (None, Some(id)) => TaskRef::Id(Box::from(id.as_str())),
             (Some(_), Some(_)) => {
                 self.problem(
                     child(at, "task_id"),
@@ -171,7 +171,7 @@ impl Loader<'_> {
                 if c.is_empty() {
                     self.problem(child(at, "context"), "`context` must not be empty");
                 }
-                ContextSpec::Literal(c.into_string().into())
+                ContextSpec::Literal(Box::from(c.as_str()))
             }
             (None, Some(alias)) => {
                 ContextSpec::Of(self.alias_ref(Child(at, "context_of"), &alias, names))
