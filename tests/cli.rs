@@ -521,3 +521,64 @@ fn a_closed_pipe_ends_the_output_quietly() {
         );
     }
 }
+
+/// `run` records only the streams its format shows (`RecordStreams`): every format still prints
+/// every bundled scenario exactly as a run that records them all does (its goldens, or the same
+/// rendering of such a run).
+#[test]
+fn every_format_of_run_prints_what_a_run_recording_every_stream_does() {
+    use a2a_sim::engine::world;
+    use a2a_sim::protocol::{export, version::A2aVersion};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = a2a_sim::corpus::expand(&[root.join("scenarios")]).unwrap();
+    assert!(files.len() >= 7, "the bundled scenarios are missing");
+    let golden = |path: PathBuf| {
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .replace("\r\n", "\n")
+    };
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let pinned = root.join("tests/protocol-goldens").join(&stem);
+        let scenario = a2a_sim::scenario::loader::load_path(file).unwrap();
+        let w = world::run(&scenario);
+        let mut jsonrpc = Vec::new();
+        export::write_stream_with(&w, A2aVersion::V0_3, true, &mut jsonrpc).unwrap();
+        let mut expected = vec![
+            (
+                vec!["json"],
+                golden(root.join(format!("scenarios/{stem}.golden.json"))),
+            ),
+            (
+                vec!["table"],
+                a2a_sim::report::table::render(&w, a2a_sim::report::table::Layout::Fixed),
+            ),
+            (vec!["a2a"], golden(pinned.join("a2a-1.0.json"))),
+            (
+                vec!["a2a", "--a2a-version", "0.3"],
+                golden(pinned.join("a2a-0.3.json")),
+            ),
+            (
+                vec!["a2a-stream"],
+                golden(pinned.join("a2a-stream-1.0.jsonl")),
+            ),
+            (
+                vec!["a2a-stream", "--a2a-version", "0.3", "--jsonrpc"],
+                String::from_utf8(jsonrpc).unwrap(),
+            ),
+            (vec!["mermaid"], golden(pinned.join("mermaid.mmd"))),
+            (vec!["html"], golden(pinned.join("timeline.html"))),
+        ];
+        if export::check_acp(&w).is_ok() {
+            expected.push((vec!["acp"], golden(pinned.join("acp.json"))));
+        }
+        let path = file.to_string_lossy();
+        for (format, want) in expected {
+            let mut args = vec!["run", path.as_ref(), "--format"];
+            args.extend(&format);
+            let r = a2a_sim(&args);
+            assert_eq!(r.status, 0, "{stem} {format:?}: {}", r.stderr);
+            assert!(r.stdout == want, "{stem} {format:?} differs");
+        }
+    }
+}

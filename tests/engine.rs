@@ -469,3 +469,34 @@ fn a_finished_task_keeps_no_spare_room_in_its_logs() {
     assert_eq!(paused.messages.len(), 5);
     assert!(paused.messages.capacity() > paused.messages.len());
 }
+
+#[test]
+fn a_run_recording_stream_steps_keeps_only_their_calls_and_reports_the_same() {
+    use world::RecordStreams;
+    let yaml = r#"
+agents:
+  - {name: payments, tenant: acme, clearance: restricted, skills: [{id: p, tags: [pay]}],
+     handler: [working, {delegate: {to: screener, text: screen it}}, input_required, working, completed]}
+  - {name: screener, tenant: acme, clearance: restricted, skills: [{id: s, tags: [x]}], handler: [working, completed]}
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - send: {caller: orchestrator, to: screener, text: first}
+  - stream: {caller: orchestrator, to: payments, text: pay, as: p}
+  - reply: {caller: orchestrator, task: p, text: go on}
+"#;
+    let s = load(yaml);
+    let all = world::run(&s);
+    let some = world::run_recording(&s, RecordStreams::StreamSteps);
+    assert_eq!(json(&all), json(&some));
+    assert_eq!(states(&some), ["completed", "completed", "completed"]);
+    // Every call recorded: the send, the stream, its nested delegation and the reply.
+    assert_eq!(all.calls.len(), 4);
+    // Only the stream step's: its task's events from submitted to the pause, and nothing else.
+    assert_eq!(some.calls.len(), 1);
+    assert_eq!(some.calls[0].task, 1);
+    let stream = some.call_events(0).count();
+    assert!(stream >= 4, "{stream}");
+    assert_eq!(some.events.len(), stream);
+    assert_eq!(all.call_events(1).count(), stream);
+}

@@ -28,7 +28,11 @@ pub(super) fn render(
     teardown: Teardown,
 ) -> Result<std::io::Result<()>, Rendered> {
     let scenario = load_for_run(file, overrides).map_err(Rendered::LoadError)?;
-    let world = world::run(&scenario);
+    let streams = match format {
+        Format::A2aStream | Format::A2aStreamJsonRpc => world::RecordStreams::All,
+        _ => world::RecordStreams::StreamSteps,
+    };
+    let world = world::run_recording(&scenario, streams);
     let written = write(&world, file, format, version, layout, out);
     if teardown == Teardown::Leak {
         std::mem::forget(world);

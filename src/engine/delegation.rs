@@ -354,6 +354,7 @@ impl<'s> World<'s> {
             attempt,
             scopes: ctx.scopes,
             origin: self.tasks[task].origin(),
+            stream: false,
         });
         if let Some(vt) = token {
             self.caller_tokens.insert(child, vt);

@@ -193,6 +193,7 @@ impl<'s> World<'s> {
             attempt: 1,
             scopes: ctx.scopes.clone(),
             origin: send.caller(),
+            stream: send.stream,
         });
         if let Some(a) = send.alias() {
             self.alias_tasks[a] = Some(Ix::new(task));
@@ -214,7 +215,7 @@ impl<'s> World<'s> {
         StepResult::Task {
             task,
             state: self.tasks[task].state,
-            stream: send.stream.then_some(ix32(call)),
+            stream: call.filter(|_| send.stream).map(ix32),
         }
     }
 

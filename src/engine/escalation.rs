@@ -70,7 +70,7 @@ impl<'s> World<'s> {
         let t = &mut self.tasks[task];
         t.messages.push(message);
         self.runs[task].last_reply = Some(Ix::new(t.messages.len() - 1));
-        self.open_call(task);
+        self.open_call(task, false);
     }
 
     /// A scripted reply from the delegating agent to its paused child.

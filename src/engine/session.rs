@@ -103,7 +103,7 @@ impl<'s> World<'s> {
         if self.runs[task].call.is_some() {
             return false;
         }
-        self.open_call(task);
+        self.open_call(task, true);
         true
     }
 

@@ -10,7 +10,7 @@ use crate::engine::record::*;
 use crate::engine::scenario::*;
 use crate::engine::scheduler::DelegationIx;
 use crate::engine::task::*;
-use crate::engine::world::{Run, World};
+use crate::engine::world::{RecordStreams, Run, World};
 
 /// Why `set_status` refused a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,12 +38,14 @@ pub(crate) struct NewTask<'s> {
     pub scopes: Cow<'s, [crate::engine::symbols::Sym]>,
     /// The driver caller at the root of its chain.
     pub origin: CallerIx,
+    /// Created by a driver `stream` step: its call's events are the step's result.
+    pub stream: bool,
 }
 
 impl<'s> World<'s> {
-    /// Creates a task in `submitted` at the next tick, opens its call's stream with it and queues
-    /// its handler.
-    pub(crate) fn create_task(&mut self, new: NewTask<'s>) -> (TaskIx, CallId) {
+    /// Creates a task in `submitted` at the next tick, opens its call's stream with it (when it is
+    /// recorded: see [`World::open_call`]) and queues its handler.
+    pub(crate) fn create_task(&mut self, new: NewTask<'s>) -> (TaskIx, Option<CallId>) {
         let context = match new.context {
             Some(c) => {
                 self.hold_context(c);
@@ -80,7 +82,7 @@ impl<'s> World<'s> {
         if let Some(parent) = new.parent {
             self.runs[parent].children.push(ix);
         }
-        let call = self.open_call(ix);
+        let call = self.open_call(ix, new.stream);
         // A new task's handler is ready at its submitted tick.
         self.wake(ix, tick);
         (ix, call)
@@ -119,8 +121,13 @@ impl<'s> World<'s> {
     }
 
     /// Opens a call (a send, stream, reply or nested delegation) whose stream the task's events
-    /// go to until it pauses or ends.
-    pub(crate) fn open_call(&mut self, task: TaskIx) -> CallId {
+    /// go to until it pauses or ends. `shown`: a driver `stream` step's or a subscriber's, whose
+    /// events are shown whatever the run records; other calls are opened only when it records
+    /// them all ([`RecordStreams`](crate::engine::world::RecordStreams)).
+    pub(crate) fn open_call(&mut self, task: TaskIx, shown: bool) -> Option<CallId> {
+        if !shown && self.streams == RecordStreams::StreamSteps {
+            return None;
+        }
         let call = self.calls.len();
         let first_event = ix32(self.events.len());
         self.calls.push(Call {
@@ -131,7 +138,7 @@ impl<'s> World<'s> {
         });
         self.snapshot(call, task);
         self.runs[task].call = Some(Ix::new(call));
-        call
+        Some(call)
     }
 
     /// Ends a task's open call with the task as it now is: the stream's last event.

@@ -50,6 +50,8 @@ pub struct World<'s> {
     pub deliveries: Vec<Delivery>,
     pub calls: Vec<Call>,
     pub events: Vec<Event>,
+    /// Whose events `calls` and `events` hold.
+    pub streams: RecordStreams,
     /// The counts of each Task event (see [`World::event_kind`]).
     pub(crate) snapshots: Vec<Snapshot>,
     /// The task each alias's send created, if any (see [`World::alias_task`]).
@@ -142,6 +144,23 @@ pub fn run(scenario: &Scenario) -> World<'_> {
     run_with(scenario, &scenario.faults)
 }
 
+/// Which calls' stream events a run records. Every call's are the bulk of a large run's record
+/// (five in six events on 100,000 steps), and only `--format a2a-stream` and a server show them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RecordStreams {
+    /// Every call's: sends, streams, replies and nested delegations.
+    #[default]
+    All,
+    /// Only those of the driver's `stream` steps, which are their step's result: what every report
+    /// but the stream exports shows. The other calls leave no record at all.
+    StreamSteps,
+}
+
+/// [`run`], recording only the streams asked for.
+pub fn run_recording(scenario: &Scenario, streams: RecordStreams) -> World<'_> {
+    drive(World::recording(scenario, &scenario.faults, streams))
+}
+
 /// Scored cards by query (see [`World::scored`]). Looked up, never walked.
 pub(crate) type Scored = std::collections::HashMap<
     smallvec::SmallVec<[Sym; 4]>,
@@ -151,7 +170,11 @@ pub(crate) type Scored = std::collections::HashMap<
 
 /// [`run`] under another fault schedule than the file's own.
 pub fn run_with<'s>(scenario: &'s Scenario, faults: &'s Faults) -> World<'s> {
-    let mut world = World::with_faults(scenario, faults);
+    drive(World::with_faults(scenario, faults))
+}
+
+fn drive<'s>(mut world: World<'s>) -> World<'s> {
+    let scenario = world.scenario;
     for (i, step) in scenario.steps.iter().enumerate() {
         world.step = i + 1;
         world.run_step(step);
@@ -166,6 +189,10 @@ impl<'s> World<'s> {
     }
 
     pub fn with_faults(scenario: &'s Scenario, faults: &'s Faults) -> Self {
+        World::recording(scenario, faults, RecordStreams::All)
+    }
+
+    fn recording(scenario: &'s Scenario, faults: &'s Faults, streams: RecordStreams) -> Self {
         let mut chains = Chains::default();
         let mut caller_chains = Vec::with_capacity(scenario.callers.len());
         let mut caller_upstream = Vec::with_capacity(scenario.callers.len());
@@ -183,6 +210,14 @@ impl<'s> World<'s> {
             .iter()
             .filter(|s| matches!(s, Step::Send(_)))
             .count();
+        let recorded = match streams {
+            RecordStreams::All => sends,
+            RecordStreams::StreamSteps => scenario
+                .steps
+                .iter()
+                .filter(|s| matches!(s, Step::Send(s) if s.stream))
+                .count(),
+        };
         // Crashes are queued first, in fault order, so each runs before anything else due at its tick.
         let mut scheduler = Scheduler::default();
         for (i, _, at) in faults.crashes() {
@@ -201,9 +236,10 @@ impl<'s> World<'s> {
             push_urls: Vec::new(),
             push_hosts: Vec::new(),
             deliveries: Vec::new(),
-            calls: Vec::with_capacity(sends * 2),
-            events: Vec::with_capacity(sends * 10),
-            snapshots: Vec::with_capacity(sends * 4),
+            calls: Vec::with_capacity(recorded * 2),
+            events: Vec::with_capacity(recorded * 10),
+            snapshots: Vec::with_capacity(recorded * 4),
+            streams,
             alias_tasks: vec![None; scenario.aliases.len()],
             message_data: Vec::new(),
             delegations: Vec::new(),

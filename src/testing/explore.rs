@@ -53,7 +53,7 @@ pub fn kept_runs(runs: u64, slice: Option<(u64, u64)>) -> Vec<u64> {
 /// Explores one loaded scenario.
 pub fn explore(scenario: &Scenario, opts: &Options) -> Explored {
     let base = &scenario.faults;
-    let clock = world::run(scenario).clock();
+    let clock = world::run_recording(scenario, world::RecordStreams::StreamSteps).clock();
     let inputs = Inputs::new(scenario, clock, opts.kinds);
     let runs = kept_runs(opts.runs, opts.slice);
     // Chunks keep the hand-off between threads rare next to the runs themselves.

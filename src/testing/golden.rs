@@ -80,7 +80,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
             return o;
         }
     };
-    let w = world::run(&scenario);
+    let w = world::run_recording(&scenario, world::RecordStreams::StreamSteps);
     let mut actual = Vec::new();
     let _ = report_json::write(&w, &mut actual);
     let actual = String::from_utf8_lossy(&actual).into_owned();
