@@ -259,7 +259,7 @@ proptest! {
         // Every task ends paused or terminal: nothing is left working or submitted.
         let w = world::run(&s);
         for t in &w.tasks {
-            prop_assert!(t.state.is_terminal() || t.state.is_pause(), "{:?} left {}\n{text}", t.agent, t.state);
+            prop_assert!(t.state.is_terminal() || t.state.is_pause(), "{:?} left {}\n{text}", t.agent(), t.state);
         }
         // Same input, same bytes.
         let (mut a, mut b) = (Vec::new(), Vec::new());

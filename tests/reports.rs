@@ -290,12 +290,12 @@ fn an_artifact_made_from_results_owns_its_parts_in_every_output() {
     let mut w = world::run(&s);
     let mut data = serde_json::Map::new();
     data.insert("matches".into(), json!(1));
-    w.tasks[0].artifacts.push(Artifact {
-        id: 9,
-        name: Some("screening"),
-        text: Some(Cow::Owned("1 possible match\n\nlist SDN".into())),
-        data: Some(DataRef::Owned(Box::new(data))),
-    });
+    w.tasks[0].artifacts.push(Artifact::new(
+        9,
+        Some("screening"),
+        Some(Cow::Owned("1 possible match\n\nlist SDN".into())),
+        Some(DataRef::Owned(Box::new(data))),
+    ));
     assert_eq!(
         report(&w)["tasks"][0]["artifacts"],
         json!([{"artifact_id": "artifact-9", "name": "screening",

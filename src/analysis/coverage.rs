@@ -113,12 +113,12 @@ impl Coverage {
                     files.push(file.to_string());
                 }
                 if let Some(t) = e.task {
-                    self.agents[first + world.tasks[t].agent].ran.insert(n);
+                    self.agents[first + world.tasks[t].agent()].ran.insert(n);
                 }
             }
         }
         for (ix, t) in world.tasks.iter().enumerate() {
-            let agent = &mut self.agents[first + t.agent];
+            let agent = &mut self.agents[first + t.agent()];
             agent.ran.extend(super::explain::steps_taken(world, ix));
             for d in t.decisions() {
                 let b = match d.branch {

@@ -2,10 +2,11 @@
 //! stored as a persistent list in an arena and each task adds one node. A chain of depth n costs
 //! O(1) per task instead of O(n).
 
+use crate::engine::ix::Ix;
 use crate::engine::symbols::Sym;
 
-/// A chain: the node of its last hop, or `None` for the empty chain.
-pub type ChainRef = Option<u32>;
+/// A chain: the node of its last hop, or `None` for the empty chain (four bytes: one per task).
+pub type ChainRef = Option<Ix>;
 
 #[derive(Debug, Clone, Copy)]
 struct Node {
@@ -24,7 +25,7 @@ impl Chains {
     pub fn push(&mut self, rest: ChainRef, hop: Sym) -> ChainRef {
         let len = self.len(rest) + 1;
         self.nodes.push(Node { hop, rest, len });
-        Some((self.nodes.len() - 1) as u32)
+        Some(Ix::new(self.nodes.len() - 1))
     }
 
     pub fn from_slice(&mut self, hops: &[Sym]) -> ChainRef {
@@ -32,7 +33,7 @@ impl Chains {
     }
 
     pub fn len(&self, chain: ChainRef) -> u32 {
-        chain.map_or(0, |n| self.nodes[n as usize].len)
+        chain.map_or(0, |n| self.nodes[n.get()].len)
     }
 
     pub fn contains(&self, chain: ChainRef, sym: Sym) -> bool {
@@ -43,7 +44,7 @@ impl Chains {
     pub fn iter_rev(&self, chain: ChainRef) -> impl Iterator<Item = Sym> + '_ {
         let mut at = chain;
         std::iter::from_fn(move || {
-            let node = self.nodes[at? as usize];
+            let node = self.nodes[at?.get()];
             at = node.rest;
             Some(node.hop)
         })

@@ -390,7 +390,7 @@ impl<'s> World<'s> {
             && (d.replies_given < spec.replies.len() || spec.on_pause == OnPause::Escalate)
         {
             // The answer comes in the delegating task's next turn.
-            self.runs[parent].pending = Pending::ChildPaused(ix32(ix));
+            self.runs[parent].set_pending(Pending::ChildPaused(ix32(ix)));
             let clock = self.clock();
             return self.wake(parent, clock);
         }
@@ -467,11 +467,11 @@ impl<'s> World<'s> {
                 .retry
                 .backoff
                 .saturating_mul(1u64.checked_shl(k - 2).unwrap_or(u64::MAX));
-            self.runs[parent].pending = Pending::Retry(ix32(ix));
+            self.runs[parent].set_pending(Pending::Retry(ix32(ix)));
             return self.wake(parent, clock.saturating_add(wait));
         }
         self.delegations[ix].outcome = Some(outcome);
-        self.runs[parent].pending = Pending::Outcome(ix32(ix));
+        self.runs[parent].set_pending(Pending::Outcome(ix32(ix)));
         // An escalated parent stays paused; its next turn takes the outcome.
         if self.runs[parent].escalated == Some(Ix::new(ix)) {
             self.runs[parent].escalated = None;

@@ -103,7 +103,7 @@ impl<'s> World<'s> {
     /// gives `task_not_found` first, so a fault never reveals that a task exists.
     fn available_task(&mut self, caller: CallerIx, task: &TaskRef) -> Option<TaskIx> {
         let ix = self.visible_task(caller, task)?;
-        let agent = self.tasks[ix].agent;
+        let agent = self.tasks[ix].agent();
         if self.is_unavailable(agent) {
             self.unavailable(self.scenario.callers[caller].sym, agent);
             return None;

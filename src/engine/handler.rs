@@ -19,7 +19,7 @@ impl<'s> World<'s> {
         if self.tasks[task].state.is_terminal() {
             return Next::Stop;
         }
-        match std::mem::take(&mut self.runs[task].pending) {
+        match self.runs[task].take_pending() {
             Pending::None => {}
             Pending::Outcome(d) => {
                 // A failure is this turn's status change; otherwise the next step runs in it.
@@ -38,7 +38,7 @@ impl<'s> World<'s> {
 
     /// Runs the task's next step; decisions before it take no turn of their own.
     fn step(&mut self, task: TaskIx) -> Next {
-        let agent = self.tasks[task].agent;
+        let agent = self.tasks[task].agent();
         loop {
             let pc = self.runs[task].pc as usize;
             let Some(op) = self.programs[agent].get(pc).copied() else {
@@ -99,12 +99,12 @@ impl<'s> World<'s> {
                 // An empty merge takes the turn and draws no artifact id.
                 if text.is_some() || data.is_some() {
                     self.ids.artifact += 1;
-                    let artifact = Artifact {
-                        id: self.ids.artifact,
-                        name: spec.name.as_deref(),
+                    let artifact = Artifact::new(
+                        self.ids.artifact,
+                        spec.name.as_deref(),
                         text,
-                        data: data.map(DataRef::from),
-                    };
+                        data.map(DataRef::from),
+                    );
                     self.add_artifact(task, artifact);
                 }
                 Next::Again
@@ -236,8 +236,8 @@ struct Parts<'s> {
 impl<'s> Parts<'s> {
     fn add_task(&mut self, t: &Task<'s>) {
         for a in &t.artifacts {
-            if let Some(text) = &a.text {
-                self.texts.push(text.clone());
+            if let Some(text) = a.text() {
+                self.texts.push(text.to_cow());
             }
             if let Some(data) = &a.data {
                 self.datas.push(data.to_cow());

@@ -38,7 +38,7 @@ impl<'s> World<'s> {
         };
         for t in 0..self.tasks.len() {
             let task = &self.tasks[t];
-            if task.agent == agent && !task.state.is_terminal() {
+            if task.agent() == agent && !task.state.is_terminal() {
                 let _ = self.set_status(t, TaskState::Failed, Some(Cow::Borrowed(CRASHED)));
             }
         }

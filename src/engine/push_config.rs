@@ -16,7 +16,7 @@ impl<'s> World<'s> {
     ) -> StepResult {
         let visible = self.lookup_task(caller, task);
         // With no agent named, the agent asked is the one holding the task as the caller sees it.
-        let Some(agent) = agent.or_else(|| visible.map(|t| self.tasks[t].agent)) else {
+        let Some(agent) = agent.or_else(|| visible.map(|t| self.tasks[t].agent())) else {
             self.report_not_found(task);
             return StepResult::Nothing;
         };
@@ -84,7 +84,7 @@ impl<'s> World<'s> {
             self.error(ErrorCode::PushNotSupported, detail, None);
             return false;
         }
-        let Some(task) = visible.filter(|&t| self.tasks[t].agent == agent) else {
+        let Some(task) = visible.filter(|&t| self.tasks[t].agent() == agent) else {
             let detail = match named {
                 Some(TaskRef::Alias(a)) if self.alias_task(*a).is_none() => self.no_task(*a),
                 Some(TaskRef::Alias(a)) => format!(

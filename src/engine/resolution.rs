@@ -46,12 +46,12 @@ impl<'s> World<'s> {
         match (outcome, child) {
             (Outcome::Timeout, Some(c)) => format!(
                 "delegation to `{}` timed out after {} ticks",
-                agents[self.tasks[c].agent].name(),
+                agents[self.tasks[c].agent()].name(),
                 d.timeout().unwrap_or(0)
             ),
             (_, Some(c)) => format!(
                 "delegation to `{}` did not complete: {} ended {outcome}",
-                agents[self.tasks[c].agent].name(),
+                agents[self.tasks[c].agent()].name(),
                 task_id(c)
             ),
             (Outcome::Unavailable, None) => format!(

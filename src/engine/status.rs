@@ -60,7 +60,7 @@ impl<'s> World<'s> {
         let ix = self.tasks.len();
         self.tasks.push(Task {
             context,
-            agent: new.agent,
+            agent: ix32(new.agent),
             owner: new.owner,
             delegation_chain: new.delegation_chain,
             parent: new.parent.map(Ix::new),
@@ -75,10 +75,8 @@ impl<'s> World<'s> {
             scopes: Scopes::from(new.scopes),
             origin: ix32(new.origin),
         });
-        self.runs.push(Run {
-            via: new.via.map(|(d, m)| (Ix::new(d), ix32(m))),
-            ..Run::default()
-        });
+        self.runs
+            .push(Run::created_by(new.via.map(|(d, m)| (Ix::new(d), ix32(m)))));
         if let Some(parent) = new.parent {
             self.runs[parent].children.push(ix);
         }

@@ -125,8 +125,8 @@ pub struct Artifact<'s> {
     /// The N of `artifact-N`.
     pub id: u64,
     pub name: Option<&'s str>,
-    /// Absent, or non-empty.
-    pub text: Option<Cow<'s, str>>,
+    /// Empty when absent (see [`Artifact::text`]).
+    text: MessageText<'s>,
     /// Absent, or a non-empty mapping.
     pub data: Option<DataRef<'s>>,
 }
@@ -176,12 +176,37 @@ impl serde::Serialize for DataRef<'_> {
 }
 
 impl<'s> Artifact<'s> {
+    pub fn new(
+        id: u64,
+        name: Option<&'s str>,
+        text: Option<Cow<'s, str>>,
+        data: Option<DataRef<'s>>,
+    ) -> Self {
+        Artifact {
+            id,
+            name,
+            text: Artifact::text_or_empty(text),
+            data,
+        }
+    }
+
+    /// An artifact's text is absent or non-empty, so an empty one stands for none: an `Option`
+    /// of a two-word text is three words.
+    fn text_or_empty(text: Option<Cow<'s, str>>) -> MessageText<'s> {
+        MessageText::from(text.unwrap_or(Cow::Borrowed("")))
+    }
+
+    /// Absent, or non-empty.
+    pub fn text(&self) -> Option<&MessageText<'s>> {
+        (!self.text.is_empty()).then_some(&self.text)
+    }
+
     /// An artifact as the handler script wrote it, its text rendered.
     pub fn scripted(id: u64, spec: &'s ArtifactSpec, text: Option<Cow<'s, str>>) -> Self {
         Artifact {
             id,
             name: spec.name.as_deref(),
-            text,
+            text: Artifact::text_or_empty(text),
             data: spec.data.as_ref().map(DataRef::Borrowed),
         }
     }
@@ -228,7 +253,8 @@ pub struct PushConfig {
 #[derive(Debug)]
 pub struct Task<'s> {
     pub context: Context<'s>,
-    pub agent: AgentIx,
+    /// See [`Task::agent`].
+    pub(crate) agent: u32,
     pub owner: Owner,
     pub delegation_chain: ChainRef,
     /// See [`Task::parent`]: indices and levels are kept in 32 bits.
@@ -322,6 +348,11 @@ impl Task<'_> {
     pub fn origin(&self) -> CallerIx {
         self.origin as usize
     }
+
+    /// The agent that holds it.
+    pub fn agent(&self) -> AgentIx {
+        self.agent as usize
+    }
 }
 
 #[cfg(test)]
@@ -365,14 +396,28 @@ mod tests {
     }
 
     #[test]
+    fn an_artifact_without_text_reads_as_none_and_one_with_text_as_its_text() {
+        assert!(Artifact::new(1, None, None, None).text().is_none());
+        let owned = Artifact::new(2, None, Some(Cow::Owned("rendered".into())), None);
+        assert_eq!(owned.text().map(|t| &**t), Some("rendered"));
+        let borrowed = Artifact::new(3, Some("n"), Some(Cow::Borrowed("scripted")), None);
+        assert_eq!(borrowed.text().map(|t| &**t), Some("scripted"));
+    }
+
+    #[test]
     fn a_task_stays_compact() {
         // One per task: a 100,000-step run keeps about 61,000. Three messages inline (the request,
         // a progress note, the result: nine tasks in ten have at most three) cost 72 bytes here
         // and save one or two heap blocks of 112 and 208 bytes, and their allocations, per task.
         assert!(
-            std::mem::size_of::<Task>() <= 296,
+            std::mem::size_of::<Task>() <= 280,
             "{}",
             std::mem::size_of::<Task>()
+        );
+        assert!(
+            std::mem::size_of::<Artifact>() <= 56,
+            "{}",
+            std::mem::size_of::<Artifact>()
         );
         assert_eq!(std::mem::size_of::<StatusEntry>(), 16);
         assert_eq!(std::mem::size_of::<Message>(), 24);

@@ -158,7 +158,7 @@ impl<'s> World<'s> {
     /// task's owner. `Err`: refused, as [`Self::nested_token`].
     pub(crate) fn reply_token(&mut self, task: TaskIx, child: TaskIx) -> Result<(), usize> {
         let ctx = self.nested_context(task);
-        let callee = self.tasks[child].agent;
+        let callee = self.tasks[child].agent();
         let (verified, _) = self.nested_token(task, ctx, callee, "reply")?;
         if verified.agent_id != self.tasks[child].owner.id {
             let why = "claim `sub` is not the owner of the task".to_string();

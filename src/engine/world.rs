@@ -117,7 +117,10 @@ pub(crate) struct Run {
     pub results: crate::engine::rare::Rare<Option<Ix>>,
     /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) it is blocked on.
     pub waiting_on: Option<Ix>,
-    pub pending: Pending,
+    /// What its next turn must handle first ([`Run::take_pending`]): the kind and the delegation
+    /// apart, so that they pack beside the other small fields (a `Pending` is eight bytes).
+    pending_kind: u8,
+    pending_on: u32,
     /// The [`DelegationIx`](crate::engine::scheduler::DelegationIx) whose child's pause it took
     /// on (`on_pause: escalate`).
     pub escalated: Option<Ix>,
@@ -126,6 +129,41 @@ pub(crate) struct Run {
     /// How many times it has reached a pause or a terminal state: a blocking step waits for this
     /// to grow.
     pub resolutions: u32,
+}
+
+impl Run {
+    const NONE: u8 = 0;
+    const OUTCOME: u8 = 1;
+    const RETRY: u8 = 2;
+    const CHILD_PAUSED: u8 = 3;
+
+    /// A new task's, created by this delegation member (or by the driver).
+    pub fn created_by(via: Option<(Ix, u32)>) -> Run {
+        Run {
+            via,
+            ..Run::default()
+        }
+    }
+
+    /// What its next turn must handle first, which is then cleared.
+    pub fn take_pending(&mut self) -> Pending {
+        let on = self.pending_on;
+        match std::mem::replace(&mut self.pending_kind, Run::NONE) {
+            Run::OUTCOME => Pending::Outcome(on),
+            Run::RETRY => Pending::Retry(on),
+            Run::CHILD_PAUSED => Pending::ChildPaused(on),
+            _ => Pending::None,
+        }
+    }
+
+    pub fn set_pending(&mut self, pending: Pending) {
+        (self.pending_kind, self.pending_on) = match pending {
+            Pending::None => (Run::NONE, 0),
+            Pending::Outcome(d) => (Run::OUTCOME, d),
+            Pending::Retry(d) => (Run::RETRY, d),
+            Pending::ChildPaused(d) => (Run::CHILD_PAUSED, d),
+        };
+    }
 }
 
 /// What a task's turn leaves it doing.
@@ -347,7 +385,7 @@ impl<'s> World<'s> {
     /// [`nested_scopes`](Self::nested_scopes). Nothing the handler says can change it.
     pub(crate) fn nested_context(&self, task: TaskIx) -> CallerContext<'s> {
         let t = &self.tasks[task];
-        let agent = &self.scenario.agents[t.agent];
+        let agent = &self.scenario.agents[t.agent()];
         CallerContext {
             agent_id: agent.sym,
             tenant: agent.tenant,
@@ -362,7 +400,7 @@ impl<'s> World<'s> {
     /// agent's order. The one place they are computed (a minted token's `scope` claim is these).
     pub(crate) fn nested_scopes(&self, task: TaskIx) -> Cow<'s, [Sym]> {
         let t = &self.tasks[task];
-        let agent = &self.scenario.agents[t.agent];
+        let agent = &self.scenario.agents[t.agent()];
         match agent.authority(&self.scenario.policy) {
             Authority::Own => Cow::Borrowed(&agent.scopes),
             Authority::Attenuate => {
@@ -386,7 +424,7 @@ impl<'s> World<'s> {
     }
 
     pub(crate) fn agent_name(&self, task: TaskIx) -> &'s str {
-        self.scenario.agents[self.tasks[task].agent].name()
+        self.scenario.agents[self.tasks[task].agent()].name()
     }
 
     /// Queues a turn of `task` at `at`, unless one is queued already. A continuation due now on a
@@ -410,7 +448,8 @@ impl<'s> World<'s> {
         if self.faults.entries.is_empty() {
             return 0;
         }
-        self.faults.slow_extra(self.tasks[task].agent, self.clock())
+        self.faults
+            .slow_extra(self.tasks[task].agent(), self.clock())
     }
 
     /// Runs activities in `(ready_at, seq)` order until `done` holds or nothing is left.
@@ -524,9 +563,27 @@ mod tests {
 
     /// One of these is kept per task: a big run keeps tens of thousands.
     #[test]
+    fn a_runs_pending_work_reads_back_as_it_was_set_once() {
+        let mut run = Run::default();
+        assert_eq!(run.take_pending(), Pending::None);
+        for p in [
+            Pending::Outcome(7),
+            Pending::Retry(0),
+            Pending::ChildPaused(u32::MAX),
+        ] {
+            run.set_pending(p);
+            assert_eq!(run.take_pending(), p);
+            assert_eq!(run.take_pending(), Pending::None);
+        }
+        run.set_pending(Pending::Retry(3));
+        run.set_pending(Pending::None);
+        assert_eq!(run.take_pending(), Pending::None);
+    }
+
+    #[test]
     fn a_tasks_run_state_stays_compact() {
         assert!(
-            std::mem::size_of::<Run>() <= 64,
+            std::mem::size_of::<Run>() <= 56,
             "{}",
             std::mem::size_of::<Run>()
         );

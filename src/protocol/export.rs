@@ -90,7 +90,7 @@ fn artifact(v: A2aVersion, a: &crate::engine::task::Artifact) -> Value {
     }
     o.insert(
         "parts".into(),
-        Value::Array(adapter::parts(v, a.text.as_deref(), a.data.as_deref())),
+        Value::Array(adapter::parts(v, a.text().map(|t| &**t), a.data.as_deref())),
     );
     Value::Object(o)
 }
@@ -127,7 +127,7 @@ fn task_metadata(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
             .collect();
         extra.insert("decisions".into(), Value::Array(decisions));
     }
-    adapter::metadata(Some(w.scenario.agents[t.agent].name()), &chain, extra)
+    adapter::metadata(Some(w.scenario.agents[t.agent()].name()), &chain, extra)
 }
 
 fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
@@ -309,7 +309,7 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
     let names = &w.scenario.symbols;
     let mut outputs = Outputs::default();
     for a in &t.artifacts {
-        if let Some(text) = &a.text {
+        if let Some(text) = a.text() {
             outputs.text(text);
         }
         if let Some(data) = &a.data {
@@ -327,7 +327,7 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
     InternalTask {
         task_id: task_id(ix),
         context_id: t.context.to_string(),
-        agent: Some(w.scenario.agents[t.agent].name().to_string()),
+        agent: Some(w.scenario.agents[t.agent()].name().to_string()),
         state,
         status_message,
         output_text,
@@ -346,7 +346,7 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
 /// Checked before anything is written, so a refused export prints nothing.
 pub fn check_acp(w: &World) -> Result<(), String> {
     for (ix, t) in w.tasks.iter().enumerate() {
-        adapter::acp_agent_name(Some(w.scenario.agents[t.agent].name()))
+        adapter::acp_agent_name(Some(w.scenario.agents[t.agent()].name()))
             .map_err(|e| format!("{}: {e}", task_id(ix)))?;
     }
     Ok(())

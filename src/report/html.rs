@@ -117,7 +117,7 @@ impl Layout {
         let mut row_ends: Vec<Vec<u64>> = Vec::new();
         let mut place = Vec::with_capacity(world.tasks.len());
         for t in &world.tasks {
-            let l = lane(t.agent, &mut lanes);
+            let l = lane(t.agent(), &mut lanes);
             if row_ends.len() <= l {
                 row_ends.resize(l + 1, Vec::new());
             }
@@ -298,7 +298,7 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
     let mut title = format!(
         "{} on {} ({}), caller {}",
         task_id(ix),
-        s.agents[t.agent].name(),
+        s.agents[t.agent()].name(),
         t.state,
         s.symbols.name(t.owner.id)
     );
@@ -347,7 +347,7 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
         );
     }
     out.push_str("</a>\n");
-    let agent = &s.agents[t.agent];
+    let agent = &s.agents[t.agent()];
     for d in t.decisions() {
         let x = lay.x(d.tick) + lay.px;
         let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
@@ -388,7 +388,7 @@ fn decisions(world: &World, out: &mut String) {
     for (tick, ix, k) in all {
         let t = &world.tasks[ix];
         let d = &t.decisions()[k];
-        let agent = &s.agents[t.agent];
+        let agent = &s.agents[t.agent()];
         let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
             CondText {
                 cond: &w.cond,

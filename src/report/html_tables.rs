@@ -36,7 +36,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             "<section id=\"{}\"><h3>{} on {} <span class=\"state\" style=\"background:{}\">{}</span></h3>\n<p>caller {}, context <code>{}</code>, chain {}, parent {}{}</p>",
             task_id(ix),
             task_id(ix),
-            esc(s.agents[t.agent].name()),
+            esc(s.agents[t.agent()].name()),
             colour(t.state),
             t.state,
             esc(names.name(t.owner.id)),
@@ -66,7 +66,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
         });
         table(out, &["tick", "state", "message"], rows);
         if !t.decisions().is_empty() {
-            let agent = &s.agents[t.agent];
+            let agent = &s.agents[t.agent()];
             let rows = t.decisions().iter().map(|d| {
                 let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
                     CondText {
@@ -112,7 +112,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
                 vec![
                     format!("artifact-{}", a.id),
                     a.name.unwrap_or_default().to_string(),
-                    a.text.as_deref().unwrap_or_default().to_string(),
+                    a.text().map_or("", |t| t).to_string(),
                     data.unwrap_or_default(),
                 ]
             });

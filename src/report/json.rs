@@ -246,7 +246,7 @@ fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
         Context::Named(s) => o.str(s),
     }
     key!(o, "agent");
-    o.str(w.scenario.agents[t.agent].name());
+    o.str(w.scenario.agents[t.agent()].name());
     key!(o, "caller");
     o.str(names.name(t.owner.id));
     key!(o, "delegation_chain");
@@ -372,7 +372,7 @@ fn artifact(o: &mut Out, a: &Artifact) {
         key!(o, "name");
         o.str(name);
     }
-    if let Some(text) = &a.text {
+    if let Some(text) = a.text() {
         key!(o, "text");
         o.str(text);
     }

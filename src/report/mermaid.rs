@@ -125,7 +125,7 @@ fn top_items(world: &World) -> Vec<Item> {
                 let Some(t) = world.tasks.get(*task) else {
                     continue;
                 };
-                let agent = s.agents[t.agent].name();
+                let agent = s.agents[t.agent()].name();
                 let label = match step {
                     Step::Reply { message, .. } => {
                         format!("reply {}: {}", task_id(*task), esc(&message.text))
@@ -275,7 +275,7 @@ fn sort(items: &mut [Item]) {
 fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
     let s = world.scenario;
     let t = &world.tasks[ix];
-    let agent = s.agents[t.agent].name();
+    let agent = s.agents[t.agent()].name();
     let owner = s.symbols.name(t.owner.id);
     let text = |m: Option<usize>| m.and_then(|m| t.messages.get(m)).map(|m| &*m.text);
     let seq = ix * 1000;
@@ -304,7 +304,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
         items.push(line(key, arrow(from, kind, to, &label)));
     }
     for (k, d) in t.decisions().iter().enumerate() {
-        let a = &s.agents[t.agent];
+        let a = &s.agents[t.agent()];
         let cond = when_at(&a.handler, d.handler_step).map_or(String::new(), |w| {
             let c = CondText {
                 cond: &w.cond,

@@ -113,7 +113,7 @@ pub fn render(world: &World, layout: Layout) -> String {
             out,
             "\ntask {} on {} ({}{}), caller {}, context {}",
             task_id(ix),
-            s.agents[task.agent].name(),
+            s.agents[task.agent()].name(),
             task.state,
             if crashed(world, ix) { ", crashed" } else { "" },
             names.name(task.owner.id),
@@ -201,7 +201,7 @@ pub fn render(world: &World, layout: Layout) -> String {
             for a in &task.artifacts {
                 let id = format!("artifact-{}", a.id);
                 let name = a.name.unwrap_or_default().to_string();
-                if let Some(text) = &a.text {
+                if let Some(text) = a.text() {
                     t.add_row(vec![
                         id.clone(),
                         name.clone(),
@@ -265,7 +265,7 @@ pub fn render(world: &World, layout: Layout) -> String {
 
 /// Which branch each `when` took, and why: the condition as the handler states it.
 fn decisions(world: &World, task: &Task, layout: Layout) -> Table {
-    let agent = &world.scenario.agents[task.agent];
+    let agent = &world.scenario.agents[task.agent()];
     let mut t = table(layout, &["tick", "handler step", "when", "branch"]);
     for d in task.decisions() {
         let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {

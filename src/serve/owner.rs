@@ -227,7 +227,7 @@ fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
     };
     let TaskRef::Id(id) = task else { return None };
     let ix = parse_task_id(id).filter(|&ix| ix < world.tasks.len())?;
-    (world.tasks[ix].agent != agent).then(|| {
+    (world.tasks[ix].agent() != agent).then(|| {
         Failure::new(
             FailureKind::TaskNotFound,
             format!(
@@ -365,7 +365,7 @@ fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
         .filter(|&ix| {
             let t = &world.tasks[ix];
             owns(world, q.caller, ix)
-                && t.agent == q.agent
+                && t.agent() == q.agent
                 && q.context_id
                     .as_deref()
                     .is_none_or(|c| t.context.to_string() == c)

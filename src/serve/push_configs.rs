@@ -50,7 +50,9 @@ impl PushConfigs {
             return Answer::Error(f);
         }
         let Some(task) = parse_task_id(&q.task).filter(|&ix| {
-            ix < world.tasks.len() && owns(world, q.caller, ix) && world.tasks[ix].agent == q.agent
+            ix < world.tasks.len()
+                && owns(world, q.caller, ix)
+                && world.tasks[ix].agent() == q.agent
         }) else {
             return Answer::Error(Failure::new(
                 FailureKind::TaskNotFound,

@@ -41,7 +41,7 @@ impl Subscriptions {
         version: A2aVersion,
     ) -> Answer {
         let found = parse_task_id(task).filter(|&ix| {
-            ix < world.tasks.len() && owns(world, caller, ix) && world.tasks[ix].agent == agent
+            ix < world.tasks.len() && owns(world, caller, ix) && world.tasks[ix].agent() == agent
         });
         let Some(ix) = found else {
             return Answer::Error(Failure::new(

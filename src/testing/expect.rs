@@ -187,7 +187,7 @@ fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
                 let Some(t) = node.task else {
                     return Err(format!("no task was created, so it has no `{name}`"));
                 };
-                let agent = &s.agents[world.tasks[t].agent];
+                let agent = &s.agents[world.tasks[t].agent()];
                 let Some(r) = agent.results.iter().position(|n| n == name) else {
                     return Err(format!(
                         "the handler of `{}` names no delegation `{name}`",

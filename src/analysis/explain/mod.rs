@@ -99,14 +99,14 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
             let before = before_step(world, n);
             let world = &before;
             let visible = world.lookup_task(*caller, task);
-            let agent = agent.or_else(|| visible.map(|t| world.tasks[t].agent));
+            let agent = agent.or_else(|| visible.map(|t| world.tasks[t].agent()));
             match agent {
                 None => {
                     doc.insert("push".into(), json!({"verdict": "task_not_found", "rule": "the caller sees no such task, so no agent holds it"}));
                     text.push("push: task_not_found: the caller sees no such task".into());
                 }
                 Some(a) => {
-                    let found = visible.is_some_and(|t| world.tasks[t].agent == a);
+                    let found = visible.is_some_and(|t| world.tasks[t].agent() == a);
                     let (j, t) =
                         push_checks(world, a, Some(found), &push.url, push.token.is_empty());
                     doc.insert("push".into(), j);

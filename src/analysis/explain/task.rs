@@ -14,7 +14,7 @@ use crate::report::condition::CondText;
 pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
     let s = world.scenario;
     let t = &world.tasks[ix];
-    let agent = &s.agents[t.agent];
+    let agent = &s.agents[t.agent()];
     let ops = compile(&agent.handler);
     let chain: Vec<&str> = world
         .chains
@@ -221,7 +221,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                                 format!(
                                     "{} on {} ({}, attempt {})",
                                     task_id(c),
-                                    s.agents[world.tasks[c].agent].name(),
+                                    s.agents[world.tasks[c].agent()].name(),
                                     world.tasks[c].state,
                                     world.tasks[c].attempt
                                 )
