@@ -85,7 +85,7 @@ impl<'s> World<'s> {
     pub(crate) fn no_task(&self, alias: AliasIx) -> String {
         format!(
             "`{}` names no task: its send created none",
-            self.scenario.aliases[alias]
+            &self.scenario.aliases[alias]
         )
     }
 

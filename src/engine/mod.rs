@@ -14,6 +14,7 @@ mod handler;
 pub mod ix;
 pub mod lifecycle;
 pub mod member;
+pub mod names;
 pub mod outage;
 pub mod program;
 pub mod push;

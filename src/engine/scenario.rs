@@ -32,12 +32,10 @@ pub struct Scenario {
     pub agents: Vec<Agent>,
     pub callers: Vec<Caller>,
     pub steps: Vec<Step>,
-    /// Alias names, indexed by [`AliasIx`], in the order the steps define them. Stored inline
-    /// up to 24 bytes: a large file defines one per send, and a heap block each was 1.6 MB of
-    /// a 100,000-step run.
-    pub aliases: Vec<compact_str::CompactString>,
-    /// The 1-based step that defines each alias.
-    pub alias_steps: Vec<usize>,
+    /// Alias names, indexed by [`AliasIx`], in the order the steps define them.
+    pub aliases: crate::engine::names::NameList,
+    /// The 1-based step that defines each alias (32 bits: one per alias).
+    pub alias_steps: Vec<u32>,
     pub expectations: Vec<Expectation>,
     /// Which expectations are `always: true`, parallel to `expectations`.
     pub always: Vec<bool>,

@@ -146,7 +146,7 @@ fn path_name(world: &World, path: &TaskPath) -> String {
 
 fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
     let s = world.scenario;
-    let step = s.alias_steps[path.alias];
+    let step = s.alias_steps[path.alias] as usize;
     let mut node = match world.alias_task(path.alias) {
         Some(t) => Node {
             task: Some(t),

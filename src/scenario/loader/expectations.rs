@@ -27,7 +27,7 @@ impl Loader<'_> {
         i: usize,
         mut e: ExpectFile,
         names: &Names,
-        alias_steps: &[usize],
+        alias_steps: &[u32],
         steps: &[Step],
     ) -> Option<(Expectation, bool)> {
         let at = at!["expect", i];
@@ -70,7 +70,7 @@ impl Loader<'_> {
         at: Vec<Seg>,
         e: ExpectFile,
         names: &Names,
-        alias_steps: &[usize],
+        alias_steps: &[u32],
         steps: &[Step],
     ) -> Option<Expectation> {
         let kinds = [
@@ -157,8 +157,7 @@ impl Loader<'_> {
                 }
                 StepRefFile::Alias(a) => alias_steps
                     .get(self.alias_ref(here.clone(), &a, names))
-                    .copied()
-                    .unwrap_or(0),
+                    .map_or(0, |&s| s as usize),
                 StepRefFile::Step(n) => usize::try_from(n).unwrap_or(0),
             };
             if !matches!(steps.get(step.wrapping_sub(1)), Some(Step::Send(_))) {
@@ -343,7 +342,7 @@ impl Loader<'_> {
         at: Vec<Seg>,
         written: &str,
         names: &Names,
-        alias_steps: &[usize],
+        alias_steps: &[u32],
         steps: &[Step],
     ) -> Option<TaskPath> {
         let mut segments = written.split('/');
@@ -361,7 +360,10 @@ impl Loader<'_> {
             return None;
         }
         let results = std::mem::take(&mut self.results);
-        let mut hop = match alias_steps.get(alias).and_then(|s| steps.get(s - 1)) {
+        let mut hop = match alias_steps
+            .get(alias)
+            .and_then(|&s| steps.get(s as usize - 1))
+        {
             Some(Step::Send(Send {
                 to: Target::Agent(a),
                 ..

@@ -295,7 +295,7 @@ impl Loader<'_> {
             .filter(|s| matches!(s, StepFile::Send(x) | StepFile::Stream(x) if x.alias.is_some()))
             .count();
         names.aliases.reserve(defined);
-        let mut aliases = Vec::with_capacity(defined);
+        let mut aliases = crate::engine::names::NameList::with_capacity(defined);
         let mut alias_steps = Vec::with_capacity(defined);
         let mut steps = Vec::with_capacity(file_steps.len());
         // Each chunk of the file's steps is freed once converted: the file's steps and the
@@ -306,9 +306,10 @@ impl Loader<'_> {
             for s in chunk {
                 steps.push(self.step(i, s, &mut names, &mut aliases));
                 i += 1;
-                alias_steps.resize(aliases.len(), i);
+                alias_steps.resize(aliases.len(), crate::engine::ix::ix32(i));
             }
         }
+        aliases.shrink_to_fit();
         let expect = file.expect.unwrap_or_default();
         let golden = file.golden.unwrap_or(true);
         if !golden && expect.is_empty() {

@@ -40,7 +40,7 @@ impl Loader<'_> {
         i: usize,
         step: StepFile,
         names: &mut Names,
-        aliases: &mut Vec<compact_str::CompactString>,
+        aliases: &mut crate::engine::names::NameList,
     ) -> Step {
         // On the stack: a path is built from it only when a problem is reported.
         let at = [Seg::name("steps"), Seg::Index(i), Seg::name(step.kind())];
@@ -161,7 +161,7 @@ impl Loader<'_> {
         s: SendStepFile,
         stream: bool,
         names: &mut Names,
-        aliases: &mut Vec<compact_str::CompactString>,
+        aliases: &mut crate::engine::names::NameList,
     ) -> Send {
         let caller = self.caller_ref(Child(at, "caller"), &s.caller, names);
         let to = self.target(at, s.to, names);
@@ -207,7 +207,7 @@ impl Loader<'_> {
                 );
             }
             let ix = aliases.len();
-            aliases.push(name.clone());
+            aliases.push(&name);
             names.aliases.entry(name).or_insert(ix);
             ix
         });
