@@ -310,7 +310,7 @@ fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
     let att = loader::load_path(&root.join("scenarios/confused-deputy-attenuated.yaml")).unwrap();
     let world = a2a_sim::engine::world::run(&att);
     let d = &world.denials[1];
-    assert_eq!((d.step, d.denials[0].code.as_str()), (2, "scope"));
+    assert_eq!((d.step(), d.denials[0].code.as_str()), (2, "scope"));
     assert_eq!(world.tasks[0].state.as_str(), "failed");
 }
 

@@ -260,7 +260,7 @@ steps:
     let w = world::run(&s);
     assert_eq!(states(&w), ["failed"]);
     assert_eq!(w.denials.len(), 1);
-    assert_eq!(w.denials[0].step, 2);
+    assert_eq!(w.denials[0].step(), 2);
     assert_eq!(w.scenario.symbols.name(w.denials[0].caller), "payments");
     assert_eq!(
         error_codes(&w),
@@ -386,11 +386,11 @@ steps:
         ]
     );
     assert_eq!(
-        w.errors[1].task,
+        w.errors[1].task(),
         Some(1),
         "the nested task's handler error first"
     );
-    assert_eq!(w.errors[2].task, Some(0), "then its parent's");
+    assert_eq!(w.errors[2].task(), Some(0), "then its parent's");
 }
 
 #[test]

@@ -112,7 +112,7 @@ impl Coverage {
                 if !files.iter().any(|f| f == file) {
                     files.push(file.to_string());
                 }
-                if let Some(t) = e.task {
+                if let Some(t) = e.task() {
                     self.agents[first + world.tasks[t].agent()].ran.insert(n);
                 }
             }

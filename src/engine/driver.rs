@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::engine::admission::{CallerContext, Denial, DenialCode, check_delegation};
-use crate::engine::ix::{Ix, ix32};
+use crate::engine::admission::{CallerContext, Denial, check_delegation};
+use crate::engine::ix::Ix;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::*;
 use crate::engine::scenario::*;
@@ -31,7 +31,7 @@ impl<'s> World<'s> {
                 limit,
             } => {
                 let ctx = self.driver_context(*caller);
-                StepResult::Ranking(self.discover(&ctx, tags, *limit).into())
+                StepResult::ranking(self.discover(&ctx, tags, *limit))
             }
             Step::Send(send) => self.driver_send(send),
             Step::Reply {
@@ -78,7 +78,7 @@ impl<'s> World<'s> {
                     .collect()
             })
             .collect();
-        StepResult::Matrix(rows.into())
+        StepResult::matrix(rows)
     }
 
     /// The `task_not_found` detail for an alias whose send created no task.
@@ -173,7 +173,7 @@ impl<'s> World<'s> {
             return StepResult::Nothing;
         }
         if let Some(codes) = self.refused(&ctx, callee) {
-            return StepResult::Denied(codes.into());
+            return StepResult::Denied(codes);
         }
         let c = &self.scenario.callers[send.caller()];
         let owner = Owner {
@@ -215,17 +215,13 @@ impl<'s> World<'s> {
         StepResult::Task {
             task,
             state: self.tasks[task].state,
-            stream: call.filter(|_| send.stream).map(ix32),
+            stream: call.filter(|_| send.stream).map(Ix::new),
         }
     }
 
     /// Admission of a new task on `callee`: every denial recorded (under this step), or `None`
     /// when the caller is admitted.
-    pub(crate) fn refused(
-        &mut self,
-        ctx: &CallerContext,
-        callee: AgentIx,
-    ) -> Option<Vec<DenialCode>> {
+    pub(crate) fn refused(&mut self, ctx: &CallerContext, callee: AgentIx) -> Option<DenialCodes> {
         let card = &self.scenario.agents[callee];
         let denials = check_delegation(ctx, card, self.scenario, &self.chains);
         (!denials.is_empty()).then(|| self.deny(ctx.agent_id, callee, denials))
@@ -236,14 +232,10 @@ impl<'s> World<'s> {
         caller: Sym,
         callee: AgentIx,
         denials: Vec<Denial>,
-    ) -> Vec<DenialCode> {
-        let codes = denials.iter().map(|d| d.code).collect();
-        self.denials.push(DenialRecord {
-            step: self.step,
-            caller,
-            callee,
-            denials,
-        });
+    ) -> DenialCodes {
+        let codes = DenialCodes::of(&denials);
+        self.denials
+            .push(DenialRecord::new(self.step, caller, callee, denials));
         codes
     }
 

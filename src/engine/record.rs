@@ -1,8 +1,8 @@
 //! What a run records, in the order it happened: the report is rendered from these.
 
-use crate::engine::admission::Denial;
+use crate::engine::admission::{Denial, DenialCode};
 use crate::engine::discovery::Ranked;
-use crate::engine::ix::ix32;
+use crate::engine::ix::{Ix, ix32};
 use crate::engine::lifecycle::TaskState;
 use crate::engine::scenario::{AgentIx, CallerIx};
 use crate::engine::symbols::Sym;
@@ -69,22 +69,65 @@ impl ErrorCode {
 
 #[derive(Debug, Clone)]
 pub struct ErrorRecord {
-    /// 1-based driver step.
-    pub step: usize,
+    /// See [`ErrorRecord::step`].
+    step: u32,
     pub code: ErrorCode,
     /// Boxed to its length (see [`Denial`]'s).
     pub detail: Box<str>,
+    /// See [`ErrorRecord::task`].
+    task: Option<Ix>,
+}
+
+impl ErrorRecord {
+    pub fn new(step: usize, code: ErrorCode, detail: Box<str>, task: Option<TaskIx>) -> Self {
+        ErrorRecord {
+            step: ix32(step),
+            code,
+            detail,
+            task: task.map(Ix::new),
+        }
+    }
+
+    /// 1-based driver step.
+    pub fn step(&self) -> usize {
+        self.step as usize
+    }
+
     /// The task a handler error or a refused push config is about (never one the caller may not see).
-    pub task: Option<TaskIx>,
+    pub fn task(&self) -> Option<TaskIx> {
+        self.task.map(Ix::get)
+    }
 }
 
 #[derive(Debug, Clone)]
 pub struct DenialRecord {
-    pub step: usize,
+    /// See [`DenialRecord::step`].
+    step: u32,
     /// The caller's agent id (a driver caller's id, or the delegating agent).
     pub caller: Sym,
-    pub callee: AgentIx,
-    pub denials: Vec<Denial>,
+    /// See [`DenialRecord::callee`].
+    callee: u32,
+    pub denials: Box<[Denial]>,
+}
+
+impl DenialRecord {
+    pub fn new(step: usize, caller: Sym, callee: AgentIx, denials: Vec<Denial>) -> Self {
+        DenialRecord {
+            step: ix32(step),
+            caller,
+            callee: ix32(callee),
+            denials: denials.into_boxed_slice(),
+        }
+    }
+
+    /// 1-based driver step.
+    pub fn step(&self) -> usize {
+        self.step as usize
+    }
+
+    pub fn callee(&self) -> AgentIx {
+        self.callee as usize
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -200,51 +243,134 @@ pub enum EventKind {
     Artifact(usize),
 }
 
-/// One per driver step: 32 bytes.
+/// One per driver step: 24 bytes.
 #[derive(Debug, Clone)]
 pub struct StepRecord {
     pub result: StepResult,
     /// See [`StepRecord::caller`].
-    caller: Option<u32>,
+    caller: Option<Ix>,
 }
 
 impl StepRecord {
     pub fn new(caller: Option<CallerIx>, result: StepResult) -> StepRecord {
         StepRecord {
             result,
-            caller: caller.map(ix32),
+            caller: caller.map(Ix::new),
         }
     }
 
     /// None for `wait`, which has no caller.
     pub fn caller(&self) -> Option<CallerIx> {
-        self.caller.map(|c| c as usize)
+        self.caller.map(Ix::get)
     }
 }
 
+/// A step's result: 16 bytes, as every step keeps one. The lists of the rarer kinds sit behind
+/// one pointer (a boxed slice is two words).
 #[derive(Debug, Clone)]
 pub enum StepResult {
-    /// Boxed slices rather than `Vec`s here: a result is 24 bytes, and every step keeps one.
-    Ranking(Box<[Ranked]>),
+    Ranking(Box<Box<[Ranked]>>),
     /// A task and its state when the operation ended; for `stream`, the [`CallId`] whose events
-    /// to list (in 32 bits, as a call's fields are: a result is 24 bytes, not 32).
+    /// to list.
     Task {
         task: TaskIx,
         state: TaskState,
-        stream: Option<u32>,
+        stream: Option<Ix>,
     },
-    Denied(Box<[crate::engine::admission::DenialCode]>),
+    Denied(DenialCodes),
     /// A driver `wait`: the clock when it ended.
     Tick(u64),
     /// Nothing was done; `errors` says why.
     Nothing,
     /// A `matrix` step: each caller's row of each agent's denial codes (empty: admitted).
-    Matrix(Box<[Vec<Vec<crate::engine::admission::DenialCode>>]>),
+    Matrix(Box<Box<[Vec<Vec<DenialCode>>]>>),
+}
+
+impl StepResult {
+    pub fn ranking(ranking: Vec<Ranked>) -> StepResult {
+        StepResult::Ranking(Box::new(ranking.into_boxed_slice()))
+    }
+
+    pub fn matrix(grid: Vec<Vec<Vec<DenialCode>>>) -> StepResult {
+        StepResult::Matrix(Box::new(grid.into_boxed_slice()))
+    }
+}
+
+/// A refusal's codes, inline: each of the five checks refuses at most once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct DenialCodes {
+    len: u8,
+    codes: [DenialCode; DenialCode::ALL.len()],
+}
+
+impl DenialCodes {
+    /// The codes of these denials, in their order; at most one per check.
+    pub fn of(denials: &[Denial]) -> DenialCodes {
+        let mut codes = DenialCodes {
+            len: 0,
+            codes: DenialCode::ALL,
+        };
+        for (slot, d) in codes.codes.iter_mut().zip(denials) {
+            *slot = d.code;
+            codes.len += 1;
+        }
+        assert_eq!(
+            usize::from(codes.len),
+            denials.len(),
+            "each check refuses at most once"
+        );
+        codes
+    }
+}
+
+impl std::ops::Deref for DenialCodes {
+    type Target = [DenialCode];
+
+    fn deref(&self) -> &[DenialCode] {
+        &self.codes[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Debug for DenialCodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_and_denial_records_stay_compact_and_read_back() {
+        assert_eq!(std::mem::size_of::<ErrorRecord>(), 32);
+        assert_eq!(std::mem::size_of::<DenialRecord>(), 32);
+        let e = ErrorRecord::new(7, ErrorCode::TaskNotFound, "why".into(), Some(0));
+        assert_eq!((e.step(), e.task()), (7, Some(0)));
+        assert_eq!(
+            ErrorRecord::new(1, ErrorCode::TaskNotFound, "".into(), None).task(),
+            None
+        );
+        let d = DenialRecord::new(3, 4, 5, Vec::new());
+        assert_eq!((d.step(), d.caller, d.callee()), (3, 4, 5));
+    }
+
+    #[test]
+    fn a_refusals_codes_read_back_in_their_order() {
+        let denial = |code| Denial {
+            code,
+            detail: "".into(),
+        };
+        assert!(DenialCodes::of(&[]).is_empty());
+        let some = [denial(DenialCode::Depth), denial(DenialCode::Scope)];
+        assert_eq!(
+            &*DenialCodes::of(&some),
+            &[DenialCode::Depth, DenialCode::Scope]
+        );
+        let all = DenialCode::ALL.map(denial);
+        assert_eq!(&*DenialCodes::of(&all), &DenialCode::ALL);
+        assert_eq!(format!("{:?}", DenialCodes::of(&some)), "[Depth, Scope]");
+    }
 
     #[test]
     fn an_event_gives_back_its_call_and_kind() {
@@ -274,8 +400,8 @@ mod tests {
     #[test]
     fn a_step_record_stays_compact() {
         // One per driver step.
-        assert_eq!(std::mem::size_of::<StepResult>(), 24);
-        assert_eq!(std::mem::size_of::<StepRecord>(), 32);
+        assert_eq!(std::mem::size_of::<StepResult>(), 16);
+        assert_eq!(std::mem::size_of::<StepRecord>(), 24);
         let r = StepRecord::new(Some(5), StepResult::Nothing);
         assert_eq!(r.caller(), Some(5));
         assert_eq!(StepRecord::new(None, StepResult::Tick(1)).caller(), None);

@@ -94,7 +94,7 @@ impl<'s> World<'s> {
             .join(", ");
         format!(
             "delegation to `{}` denied: {list}",
-            self.scenario.agents[r.callee].name()
+            self.scenario.agents[r.callee()].name()
         )
     }
 

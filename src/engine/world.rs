@@ -415,12 +415,12 @@ impl<'s> World<'s> {
     }
 
     pub(crate) fn error(&mut self, code: ErrorCode, detail: String, task: Option<TaskIx>) {
-        self.errors.push(ErrorRecord {
-            step: self.step,
+        self.errors.push(ErrorRecord::new(
+            self.step,
             code,
-            detail: detail.into_boxed_str(),
+            detail.into_boxed_str(),
             task,
-        });
+        ));
     }
 
     pub(crate) fn agent_name(&self, task: TaskIx) -> &'s str {

@@ -131,7 +131,7 @@ impl Layout {
             place.push((l, r));
         }
         for d in &world.denials {
-            lane(d.callee, &mut lanes);
+            lane(d.callee(), &mut lanes);
         }
         let mut lane_y = Vec::with_capacity(lanes.len());
         let mut y = AXIS;
@@ -264,11 +264,11 @@ fn timeline(world: &World, out: &mut String) {
         }
     }
     for d in &world.denials {
-        let Some(l) = lay.lanes.iter().position(|&(a, _)| a == d.callee) else {
+        let Some(l) = lay.lanes.iter().position(|&(a, _)| a == d.callee()) else {
             continue;
         };
         let tick = d
-            .step
+            .step()
             .checked_sub(1)
             .and_then(|i| anchors.get(i))
             .map_or(0, |a| a.0);
@@ -280,9 +280,9 @@ fn timeline(world: &World, out: &mut String) {
             out,
             "<text class=\"mark\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" style=\"fill:#dc2626;font-size:15px;stroke:#fff;stroke-width:3px;paint-order:stroke\">✕<title>step {}: {} → {} denied: {}\n{}</title></text>",
             y + 5.0,
-            d.step,
+            d.step(),
             esc(s.symbols.name(d.caller)),
-            esc(s.agents[d.callee].name()),
+            esc(s.agents[d.callee()].name()),
             codes.join(", "),
             esc(&details.join("\n"))
         );

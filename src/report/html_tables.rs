@@ -125,9 +125,9 @@ pub(crate) fn tables(world: &World, out: &mut String) {
         let rows = world.denials.iter().flat_map(|d| {
             d.denials.iter().map(move |x| {
                 vec![
-                    d.step.to_string(),
+                    d.step().to_string(),
                     names.name(d.caller).to_string(),
-                    s.agents[d.callee].name().to_string(),
+                    s.agents[d.callee()].name().to_string(),
                     x.code.as_str().to_string(),
                     x.detail.to_string(),
                 ]
@@ -152,7 +152,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
         out.push_str("<h2>Errors</h2>\n");
         let rows = world.errors.iter().map(|e| {
             vec![
-                e.step.to_string(),
+                e.step().to_string(),
                 e.code.as_str().to_string(),
                 e.detail.to_string(),
             ]

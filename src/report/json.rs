@@ -133,7 +133,7 @@ fn step(w: &World, o: &mut Out, i: usize, r: &StepRecord) {
         StepResult::Ranking(ranking) => {
             key!(o, "ranking");
             o.open_array();
-            for r in ranking {
+            for r in ranking.iter() {
                 o.element();
                 o.open_object();
                 key!(o, "agent");
@@ -156,7 +156,7 @@ fn step(w: &World, o: &mut Out, i: usize, r: &StepRecord) {
             if let Some(call) = stream {
                 key!(o, "events");
                 o.open_array();
-                for e in w.call_events(*call as usize) {
+                for e in w.call_events(call.get()) {
                     o.element();
                     event(w, o, e);
                 }

@@ -23,11 +23,11 @@ pub(super) fn task_id(o: &mut Out, task: usize) {
 pub(super) fn denial(w: &World, o: &mut Out, d: &DenialRecord) {
     o.open_object();
     key!(o, "step");
-    o.u64(d.step as u64);
+    o.u64(d.step() as u64);
     key!(o, "caller");
     o.str(w.scenario.symbols.name(d.caller));
     key!(o, "callee");
-    o.str(w.scenario.agents[d.callee].name());
+    o.str(w.scenario.agents[d.callee()].name());
     key!(o, "codes");
     strings(o, d.denials.iter().map(|x| x.code.as_str()));
     key!(o, "details");
@@ -72,12 +72,12 @@ pub(super) fn delivery(w: &World, o: &mut Out, d: &crate::engine::delivery::Deli
 pub(super) fn error(o: &mut Out, e: &ErrorRecord) {
     o.open_object();
     key!(o, "step");
-    o.u64(e.step as u64);
+    o.u64(e.step() as u64);
     key!(o, "code");
     o.plain(e.code.as_str());
     key!(o, "detail");
     o.str(&e.detail);
-    if let Some(t) = e.task {
+    if let Some(t) = e.task() {
         key!(o, "task");
         task_id(o, t);
     }
@@ -102,7 +102,7 @@ pub(super) fn matrix(w: &World, o: &mut Out, i: usize) {
     strings(o, agents.iter().map(|&a| sc.agents[a].name()));
     key!(o, "grid");
     o.open_array();
-    for (&c, row) in callers.iter().zip(grid) {
+    for (&c, row) in callers.iter().zip(grid.iter()) {
         o.element();
         o.open_object();
         key!(o, "caller");

@@ -143,8 +143,8 @@ fn top_items(world: &World) -> Vec<Item> {
                 let callee = world
                     .denials
                     .iter()
-                    .find(|d| d.step == i + 1)
-                    .map_or("", |d| s.agents[d.callee].name());
+                    .find(|d| d.step() == i + 1)
+                    .map_or("", |d| s.agents[d.callee()].name());
                 let codes: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
                 let label = format!("{} denied: {}", step.op(), codes.join(", "));
                 items.push(line(key, arrow(caller, "-x", callee, &label)));
@@ -183,7 +183,7 @@ fn top_items(world: &World) -> Vec<Item> {
                 let codes: Vec<&str> = world
                     .errors
                     .iter()
-                    .filter(|e| e.step == i + 1)
+                    .filter(|e| e.step() == i + 1)
                     .map(|e| e.code.as_str())
                     .collect();
                 let label = format!("{}: nothing done: {}", step.op(), codes.join(", "));
@@ -351,7 +351,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             let rec = world.denials.get(m.denial()?)?;
             let codes: Vec<&str> = rec.denials.iter().map(|x| x.code.as_str()).collect();
             let label = format!("delegate denied: {}", codes.join(", "));
-            let callee = s.agents[rec.callee].name();
+            let callee = s.agents[rec.callee()].name();
             Some(line(
                 (after, 4, seq + 300 + n * 10 + k),
                 arrow(agent, "-x", callee, &label),

@@ -83,7 +83,7 @@ pub fn render(world: &World, layout: Layout) -> String {
             let mut header = vec!["caller \\ agent"];
             header.extend(agents.iter().map(|&a| s.agents[a].name()));
             let mut t = table(layout, &header);
-            for (&c, row) in callers.iter().zip(grid) {
+            for (&c, row) in callers.iter().zip(grid.iter()) {
                 let mut cells = vec![s.callers[c].id.clone()];
                 cells.extend(row.iter().map(|codes| {
                     if codes.is_empty() {
@@ -224,9 +224,9 @@ pub fn render(world: &World, layout: Layout) -> String {
         for d in &world.denials {
             for x in &d.denials {
                 t.add_row(vec![
-                    d.step.to_string(),
+                    d.step().to_string(),
                     names.name(d.caller).to_string(),
-                    s.agents[d.callee].name().to_string(),
+                    s.agents[d.callee()].name().to_string(),
                     x.code.as_str().to_string(),
                     x.detail.to_string(),
                 ]);
@@ -253,7 +253,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         let mut t = table(layout, &["step", "code", "detail"]);
         for e in &world.errors {
             t.add_row(vec![
-                e.step.to_string(),
+                e.step().to_string(),
                 e.code.as_str().to_string(),
                 e.detail.to_string(),
             ]);
@@ -292,7 +292,7 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
             stream: Some(call), ..
         } => {
             let events: Vec<String> = world
-                .call_events(*call as usize)
+                .call_events(call.get())
                 .map(|e| {
                     let t = &world.tasks[world.event_task(e)];
                     match world.event_kind(e) {
@@ -317,7 +317,7 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
             if world
                 .errors
                 .iter()
-                .any(|e| e.step == step && e.code == ErrorCode::AgentUnavailable) =>
+                .any(|e| e.step() == step && e.code == ErrorCode::AgentUnavailable) =>
         {
             format!(
                 "refused (agent unavailable) - {}",
@@ -355,7 +355,7 @@ pub(crate) fn step_summary(world: &World, step: usize, r: &StepRecord) -> String
             let codes: Vec<&str> = world
                 .errors
                 .iter()
-                .filter(|e| e.step == step)
+                .filter(|e| e.step() == step)
                 .map(|e| e.code.as_str())
                 .collect();
             format!("nothing done: {}", codes.join(", "))

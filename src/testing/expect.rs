@@ -162,14 +162,14 @@ fn resolve(world: &World, path: &TaskPath) -> Result<Node, String> {
             let denial = world
                 .denials
                 .iter()
-                .position(|d| d.step == step)
+                .position(|d| d.step() == step)
                 .filter(|_| denied);
             Node {
                 task: None,
                 outcome: Some(if denied {
                     Outcome::Denied
                 } else if world.errors.iter().any(|e| {
-                    e.step == step && e.code == crate::engine::record::ErrorCode::AgentUnavailable
+                    e.step() == step && e.code == crate::engine::record::ErrorCode::AgentUnavailable
                 }) {
                     Outcome::Unavailable
                 } else {

@@ -70,7 +70,7 @@ fn push_verdicts_equal_the_first_refusal_of_every_bundled_push_config() {
             let first = w
                 .errors
                 .iter()
-                .filter(|x| x.step == i + 1)
+                .filter(|x| x.step() == i + 1)
                 .map(|x| x.code.as_str())
                 .find(|c| refusals.contains(c))
                 .unwrap_or("accepted");

@@ -151,11 +151,11 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
             let errors: Vec<Value> = world
                 .errors
                 .iter()
-                .filter(|e| e.step == n)
+                .filter(|e| e.step() == n)
                 .map(|e| json!({"code": e.code.as_str(), "detail": e.detail}))
                 .collect();
             text.push(format!("result: {summary}"));
-            for e in world.errors.iter().filter(|e| e.step == n) {
+            for e in world.errors.iter().filter(|e| e.step() == n) {
                 text.push(format!("  {}: {}", e.code.as_str(), e.detail));
             }
             doc.insert("result".into(), json!(summary));

@@ -128,7 +128,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                             // A handler bug: the server refused the transition and failed the task.
                             let marker = format!(" at handler step {n} of {}", task_id(ix));
                             let illegal = world.errors.iter().any(|e| {
-                                e.task == Some(ix)
+                                e.task() == Some(ix)
                                     && e.code == ErrorCode::IllegalTransition
                                     && e.detail.contains(&marker)
                             });
@@ -255,10 +255,10 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
     let errors: Vec<Value> = world
         .errors
         .iter()
-        .filter(|e| e.task == Some(ix))
-        .map(|e| json!({"step": e.step, "code": e.code.as_str(), "detail": e.detail}))
+        .filter(|e| e.task() == Some(ix))
+        .map(|e| json!({"step": e.step(), "code": e.code.as_str(), "detail": e.detail}))
         .collect();
-    for e in world.errors.iter().filter(|e| e.task == Some(ix)) {
+    for e in world.errors.iter().filter(|e| e.task() == Some(ix)) {
         text.push(format!("  error {}: {}", e.code.as_str(), e.detail));
     }
     text.push(format!("  end: {stopped}; final state {}", t.state));
