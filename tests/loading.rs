@@ -193,11 +193,7 @@ expect:
     assert!(!s.golden);
     assert!(matches!(
         &s.steps[2],
-        Step::Send(Send {
-            return_immediately: true,
-            stream: false,
-            ..
-        })
+        Step::Send(send) if send.return_immediately() && !send.stream()
     ));
     assert!(matches!(s.steps[3], Step::Wait(WaitSpec::Ticks(3))));
     assert!(matches!(s.steps[4], Step::Wait(WaitSpec::Task(1))));

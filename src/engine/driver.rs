@@ -157,7 +157,7 @@ impl<'s> World<'s> {
             return StepResult::Nothing;
         };
         // What the card itself refuses comes before admission (faults.md's one order of checks).
-        if send.stream && !self.scenario.agents[callee].card.streaming {
+        if send.stream() && !self.scenario.agents[callee].card.streaming {
             let detail = format!(
                 "agent `{}` does not support streaming (its card says `streaming: false`); use `send`",
                 self.scenario.agents[callee].name()
@@ -187,13 +187,13 @@ impl<'s> World<'s> {
             classification: ctx.classification,
             parent: None,
             context,
-            text: Cow::Borrowed(send.message.text.as_str()),
-            data: send.message.data.as_deref(),
+            text: Cow::Borrowed(send.text.as_str()),
+            data: send.data(),
             via: None,
             attempt: 1,
             scopes: ctx.scopes.clone(),
             origin: send.caller(),
-            stream: send.stream,
+            stream: send.stream(),
         });
         if let Some(a) = send.alias() {
             self.alias_tasks[a] = Some(Ix::new(task));
@@ -204,7 +204,7 @@ impl<'s> World<'s> {
         if let Some(push) = send.push() {
             self.set_push_config(callee, Some(task), None, push);
         }
-        if send.return_immediately {
+        if send.return_immediately() {
             // The step ends once the task exists, and so does its call: the handler stays queued,
             // and what it does later is seen by polling (`get`) or pushes, not by this response.
             self.tasks[task].return_immediately = true;
@@ -215,7 +215,7 @@ impl<'s> World<'s> {
         StepResult::Task {
             task,
             state: self.tasks[task].state,
-            stream: call.filter(|_| send.stream).map(Ix::new),
+            stream: call.filter(|_| send.stream()).map(Ix::new),
         }
     }
 

@@ -414,24 +414,23 @@ pub enum WaitSpec {
     Task(AliasIx),
 }
 
-/// A `send` or `stream` step, as [`SendParts`] gives it, stored in 64 bytes: a large file is
+/// A `send` or `stream` step, as [`SendParts`] gives it, stored in 56 bytes: a large file is
 /// mostly these.
 #[derive(Debug)]
 pub struct Send {
     pub to: Target,
-    pub message: MessageSpec,
-    /// Its push config and context, boxed when it has either: most sends have neither.
+    pub text: Text,
+    /// Its message's data, push config and context, boxed when it has any: most sends have none.
     extras: Option<Box<SendExtras>>,
     caller: u32,
     alias: Option<Ix>,
-    /// `stream` rather than `send`: the same code path, reported with its events.
-    pub stream: bool,
-    /// `return_immediately: true` (send only): the step ends once the task exists.
-    pub return_immediately: bool,
+    stream: bool,
+    return_immediately: bool,
 }
 
 #[derive(Debug)]
 struct SendExtras {
+    data: Option<Box<DataMap>>,
     push: Option<PushSpec>,
     context: ContextSpec,
 }
@@ -450,15 +449,20 @@ pub struct SendParts {
 
 impl From<SendParts> for Send {
     fn from(p: SendParts) -> Self {
-        let extras = (p.push.is_some() || !matches!(p.context, ContextSpec::Fresh)).then(|| {
+        let MessageSpec { text, data } = p.message;
+        let extras = (data.is_some()
+            || p.push.is_some()
+            || !matches!(p.context, ContextSpec::Fresh))
+        .then(|| {
             Box::new(SendExtras {
+                data,
                 push: p.push,
                 context: p.context,
             })
         });
         Send {
             to: p.to,
-            message: p.message,
+            text,
             extras,
             caller: ix32(p.caller),
             alias: p.alias.map(Ix::new),
@@ -471,6 +475,21 @@ impl From<SendParts> for Send {
 impl Send {
     pub fn caller(&self) -> CallerIx {
         self.caller as usize
+    }
+
+    /// `stream` rather than `send`: the same code path, reported with its events.
+    pub fn stream(&self) -> bool {
+        self.stream
+    }
+
+    /// `return_immediately: true` (send only): the step ends once the task exists.
+    pub fn return_immediately(&self) -> bool {
+        self.return_immediately
+    }
+
+    /// Its message's data: absent, or a non-empty mapping.
+    pub fn data(&self) -> Option<&DataMap> {
+        self.extras.as_ref().and_then(|e| e.data.as_deref())
     }
 
     /// The alias (`as`) it defines.
@@ -493,7 +512,7 @@ impl Step {
     pub fn op(&self) -> &'static str {
         match self {
             Step::Discover { .. } => "discover",
-            Step::Send(s) if s.stream => "stream",
+            Step::Send(s) if s.stream() => "stream",
             Step::Send(_) => "send",
             Step::Reply { .. } => "reply",
             Step::SetPushConfig { .. } => "set_push_config",
@@ -526,9 +545,9 @@ mod tests {
     fn a_step_stays_compact() {
         // One per step of the file: a message's data, a send's push config and context and a
         // push config step's config are boxed (few steps have them), and indices are 32 bits:
-        // 224 bytes, then 120, now 64.
+        // 224 bytes, then 120, then 64, now 56.
         assert!(
-            std::mem::size_of::<Step>() <= 64,
+            std::mem::size_of::<Step>() <= 56,
             "{}",
             std::mem::size_of::<Step>()
         );
@@ -557,7 +576,7 @@ mod tests {
         assert_eq!((plain.caller(), plain.alias()), (3, Some(70_000)));
         assert!(plain.push().is_none());
         assert!(matches!(plain.context(), ContextSpec::Fresh));
-        assert!(plain.stream && !plain.return_immediately);
+        assert!(plain.stream() && !plain.return_immediately());
 
         let pushed = send(
             Some(PushSpec {
@@ -577,5 +596,30 @@ mod tests {
         assert!(matches!(named.context(), ContextSpec::Literal(c) if &**c == "case-1"));
         let of = send(None, ContextSpec::Of(4));
         assert!(matches!(of.context(), ContextSpec::Of(4)));
+        assert!(of.data().is_none());
+
+        let mut data = DataMap::new();
+        data.insert("amount".into(), 12.into());
+        let with_data = Send::from(SendParts {
+            stream: false,
+            caller: 0,
+            to: Target::Agent(0),
+            message: MessageSpec {
+                text: Text::from("pay"),
+                data: Some(Box::new(data)),
+            },
+            alias: None,
+            push: None,
+            context: ContextSpec::Fresh,
+            return_immediately: true,
+        });
+        assert_eq!(
+            with_data.data().map(|d| d["amount"].clone()),
+            Some(12.into())
+        );
+        assert_eq!(with_data.text.as_str(), "pay");
+        assert!(with_data.return_immediately() && !with_data.stream());
+        assert!(with_data.push().is_none());
+        assert!(matches!(with_data.context(), ContextSpec::Fresh));
     }
 }

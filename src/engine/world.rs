@@ -253,7 +253,7 @@ impl<'s> World<'s> {
             RecordStreams::StreamSteps => scenario
                 .steps
                 .iter()
-                .filter(|s| matches!(s, Step::Send(s) if s.stream))
+                .filter(|s| matches!(s, Step::Send(s) if s.stream()))
                 .count(),
         };
         // Crashes are queued first, in fault order, so each runs before anything else due at its tick.
