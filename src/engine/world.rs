@@ -211,6 +211,9 @@ pub fn run_with<'s>(scenario: &'s Scenario, faults: &'s Faults) -> World<'s> {
     drive(World::with_faults(scenario, faults))
 }
 
+/// The steps, then the scheduler to quiescence. Never inlined, so that profiles (and
+/// `scripts/bench.py`'s instruction counts) can name the engine's share of a run.
+#[inline(never)]
 fn drive<'s>(mut world: World<'s>) -> World<'s> {
     let scenario = world.scenario;
     for (i, step) in scenario.steps.iter().enumerate() {
