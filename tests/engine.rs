@@ -500,3 +500,21 @@ steps:
     assert_eq!(some.events.len(), stream);
     assert_eq!(all.call_events(1).count(), stream);
 }
+
+#[test]
+fn an_artifact_whose_template_renders_empty_keeps_its_empty_text() {
+    let yaml = r#"
+templates: true
+agents:
+  - {name: s, tenant: t, clearance: public, skills: [{id: s, tags: [x]}],
+     handler: [working, {artifact: {name: empty, text: "{{input.data.missing}}"}}, {artifact: {name: none, data: {k: 1}}}, completed]}
+callers:
+  - {id: c, tenant: t, classification: public}
+steps:
+  - send: {caller: c, to: s, text: go}
+"#;
+    let v: serde_json::Value = serde_json::from_str(&report(&load(yaml))).unwrap();
+    let artifacts = &v["tasks"][0]["artifacts"];
+    assert_eq!(artifacts[0]["text"], "", "{artifacts}");
+    assert!(artifacts[1].get("text").is_none(), "{artifacts}");
+}

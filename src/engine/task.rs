@@ -125,7 +125,7 @@ pub struct Artifact<'s> {
     /// The N of `artifact-N`.
     pub id: u64,
     pub name: Option<&'s str>,
-    /// Empty when absent (see [`Artifact::text`]).
+    /// See [`Artifact::text`].
     text: MessageText<'s>,
     /// Absent, or a non-empty mapping.
     pub data: Option<DataRef<'s>>,
@@ -190,15 +190,23 @@ impl<'s> Artifact<'s> {
         }
     }
 
-    /// An artifact's text is absent or non-empty, so an empty one stands for none: an `Option`
-    /// of a two-word text is three words.
+    /// An absent text is a borrowed empty one: an `Option` of a two-word text is three words. A
+    /// text that is there but empty (a template can render to nothing) is owned, so it stays
+    /// apart from an absent one.
     fn text_or_empty(text: Option<Cow<'s, str>>) -> MessageText<'s> {
-        MessageText::from(text.unwrap_or(Cow::Borrowed("")))
+        match text {
+            None => MessageText::Borrowed(""),
+            Some(t) if t.is_empty() => MessageText::Owned(Box::default()),
+            Some(t) => MessageText::from(t),
+        }
     }
 
-    /// Absent, or non-empty.
+    /// Its text, if it has one (a rendered template can leave it empty).
     pub fn text(&self) -> Option<&MessageText<'s>> {
-        (!self.text.is_empty()).then_some(&self.text)
+        match &self.text {
+            MessageText::Borrowed("") => None,
+            text => Some(text),
+        }
     }
 
     /// An artifact as the handler script wrote it, its text rendered.
@@ -402,6 +410,11 @@ mod tests {
         assert_eq!(owned.text().map(|t| &**t), Some("rendered"));
         let borrowed = Artifact::new(3, Some("n"), Some(Cow::Borrowed("scripted")), None);
         assert_eq!(borrowed.text().map(|t| &**t), Some("scripted"));
+        // A template that rendered to nothing still leaves a text, whichever way it came.
+        for empty in [Cow::Borrowed(""), Cow::Owned(String::new())] {
+            let a = Artifact::new(4, None, Some(empty), None);
+            assert_eq!(a.text().map(|t| &**t), Some(""));
+        }
     }
 
     #[test]
