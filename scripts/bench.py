@@ -83,7 +83,7 @@ def main():
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
             counts.append(int(re.search(r"Collected : (\d+)", r.stderr).group(1)))
         per = (counts[1] - counts[0]) / 10_000
-        print(f"info  instructions per delegation (callgrind, world::run only): {per:,.0f}", flush=True)
+        print(f"info  instructions per delegation (callgrind, world::drive only: the steps and the scheduler): {per:,.0f}", flush=True)
 
     # 2. End to end: run --format json costs at most 2x check on 100,000 steps over 200 agents.
     steps = 20_000 if QUICK else 100_000

@@ -140,7 +140,8 @@ pub struct Push {
 }
 
 /// One call that streams: a send, stream, reply, or a handler's nested delegation. Stored in 32
-/// bits a field, as events are: a run records one per task and more.
+/// bits a field, as events are: a run that records every stream keeps one per task and more
+/// (see [`RecordStreams`](crate::engine::world::RecordStreams)).
 #[derive(Debug, Clone, Copy)]
 pub struct Call {
     /// The [`TaskIx`].

@@ -50,8 +50,8 @@ pub struct World<'s> {
     pub deliveries: Vec<Delivery>,
     pub calls: Vec<Call>,
     pub events: Vec<Event>,
-    /// Whose events `calls` and `events` hold.
-    pub streams: RecordStreams,
+    /// Whose events `calls` and `events` hold (see [`World::streams`]).
+    pub(crate) streams: RecordStreams,
     /// The counts of each Task event (see [`World::event_kind`]).
     pub(crate) snapshots: Vec<Snapshot>,
     /// The task each alias's send created, if any (see [`World::alias_task`]).
@@ -304,6 +304,12 @@ impl<'s> World<'s> {
             idle_marks: None,
             scored: Scored::default(),
         }
+    }
+
+    /// Whose stream events the run recorded: under [`RecordStreams::StreamSteps`], `calls` and
+    /// `events` hold the driver's `stream` steps' calls only.
+    pub fn streams(&self) -> RecordStreams {
+        self.streams
     }
 
     /// The events of one call, in order (its range of the run's events holds other calls' too).
@@ -564,7 +570,6 @@ impl<'s> World<'s> {
 mod tests {
     use super::*;
 
-    /// One of these is kept per task: a big run keeps tens of thousands.
     #[test]
     fn a_runs_pending_work_reads_back_as_it_was_set_once() {
         let mut run = Run::default();
@@ -583,6 +588,7 @@ mod tests {
         assert_eq!(run.take_pending(), Pending::None);
     }
 
+    /// One of these is kept per task: a big run keeps tens of thousands.
     #[test]
     fn a_tasks_run_state_stays_compact() {
         assert!(

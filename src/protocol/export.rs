@@ -192,6 +192,11 @@ pub fn write_stream_with(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     check_clock(w)?;
+    debug_assert_eq!(
+        w.streams(),
+        crate::engine::world::RecordStreams::All,
+        "every call's events are printed: the run must record them all"
+    );
     // In 0.3 the call's last status update is marked `final`.
     let mut last_status: Vec<Option<usize>> = vec![None; w.calls.len()];
     for (i, e) in w.events.iter().enumerate() {
