@@ -305,36 +305,25 @@ impl<'s> World<'s> {
                 Some(a) => a,
                 None => {
                     self.no_candidate(task, tags);
-                    return Member::new(None, Some(Outcome::NoCandidate), None, None, None);
+                    return Member::unresolved(Outcome::NoCandidate, None);
                 }
             },
         };
         // An unavailable agent is refused before admission: no denial, no task, no tick.
         if self.faults.unavailable(callee, self.clock()) {
             self.unavailable(ctx.agent_id, callee);
-            return Member::new(None, Some(Outcome::Unavailable), None, Some(callee), None);
+            return Member::unresolved(Outcome::Unavailable, Some(callee));
         }
         // Then the callee verifies the token the platform minted for this hop.
         let (ctx, token) = match self.nested_token(task, ctx, callee, "delegation") {
             Ok(verified) => verified,
             Err(refused) => {
-                return Member::new(
-                    None,
-                    Some(Outcome::Denied),
-                    None,
-                    Some(callee),
-                    Some(refused),
-                );
+                return Member::unresolved(Outcome::Denied, Some(callee)).refused_by(refused);
             }
         };
         if self.refused(&ctx, callee).is_some() {
-            return Member::new(
-                None,
-                Some(Outcome::Denied),
-                Some(self.denials.len() - 1),
-                Some(callee),
-                None,
-            );
+            return Member::unresolved(Outcome::Denied, Some(callee))
+                .denied_by(self.denials.len() - 1);
         }
         let owner = Owner {
             id: ctx.agent_id,
@@ -359,7 +348,7 @@ impl<'s> World<'s> {
         if let Some(vt) = token {
             self.caller_tokens.insert(child, vt);
         }
-        Member::new(Some(child), None, None, Some(callee), None)
+        Member::created(child, callee)
     }
 
     fn no_candidate(&mut self, task: TaskIx, tags: &[crate::engine::symbols::Sym]) {

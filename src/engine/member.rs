@@ -19,20 +19,40 @@ pub struct Member {
 }
 
 impl Member {
-    pub(crate) fn new(
-        task: Option<TaskIx>,
-        outcome: Option<Outcome>,
-        denial: Option<usize>,
-        callee: Option<AgentIx>,
-        refused: Option<usize>,
-    ) -> Member {
+    /// A member whose child task was created, on `callee`.
+    pub(crate) fn created(task: TaskIx, callee: AgentIx) -> Member {
         Member {
-            task,
-            outcome,
-            denial: denial.map(Ix::new),
-            callee: callee.map(Ix::new),
-            refused: refused.map(Ix::new),
+            task: Some(task),
+            outcome: None,
+            denial: None,
+            callee: Some(Ix::new(callee)),
+            refused: None,
         }
+    }
+
+    /// A member that made no task and ended with `outcome`: on `callee`, once one was found.
+    pub(crate) fn unresolved(outcome: Outcome, callee: Option<AgentIx>) -> Member {
+        Member {
+            task: None,
+            outcome: Some(outcome),
+            denial: None,
+            callee: callee.map(Ix::new),
+            refused: None,
+        }
+    }
+
+    /// The same, refused by admission: `denial` indexes the world's denials.
+    pub(crate) fn denied_by(self, denial: usize) -> Member {
+        Member {
+            denial: Some(Ix::new(denial)),
+            ..self
+        }
+    }
+
+    /// The same, refused by the callee's token check: `refused` indexes the world's refusals.
+    pub(crate) fn refused_by(mut self, refused: usize) -> Member {
+        self.set_refused(refused);
+        self
     }
 
     /// Index into the world's denials, when admission refused it.
@@ -63,14 +83,14 @@ mod tests {
     #[test]
     fn a_member_gives_back_its_indices_in_32_bytes() {
         assert_eq!(std::mem::size_of::<Member>(), 32);
-        let mut m = Member::new(Some(7), None, Some(0), Some(199), None);
+        let mut m = Member::created(7, 199).denied_by(0);
         assert_eq!(
             (m.task, m.denial(), m.callee(), m.refused()),
             (Some(7), Some(0), Some(199), None)
         );
         m.set_refused(3);
         assert_eq!(m.refused(), Some(3));
-        let none = Member::new(None, Some(Outcome::NoCandidate), None, None, None);
+        let none = Member::unresolved(Outcome::NoCandidate, None);
         assert_eq!(
             (none.denial(), none.callee(), none.refused()),
             (None, None, None)
