@@ -181,19 +181,18 @@ pub type Snapshot = [u32; 3];
 impl Event {
     /// A Task event's counts go to `snapshots`, and the event keeps their index.
     pub fn new(call: CallId, kind: EventKind, snapshots: &mut Vec<Snapshot>) -> Event {
-        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         let (tag, at) = match kind {
             EventKind::Task {
                 history,
                 messages,
                 artifacts,
             } => {
-                snapshots.push([n(history), n(messages), n(artifacts)]);
-                (TASK, n(snapshots.len() - 1))
+                snapshots.push([ix32(history), ix32(messages), ix32(artifacts)]);
+                (TASK, ix32(snapshots.len() - 1))
             }
-            EventKind::Status(i) => (STATUS, n(i)),
-            EventKind::Message(i) => (MESSAGE, n(i)),
-            EventKind::Artifact(i) => (ARTIFACT, n(i)),
+            EventKind::Status(i) => (STATUS, ix32(i)),
+            EventKind::Message(i) => (MESSAGE, ix32(i)),
+            EventKind::Artifact(i) => (ARTIFACT, ix32(i)),
         };
         let call = u32::try_from(call)
             .ok()

@@ -211,12 +211,12 @@ impl<'s> Artifact<'s> {
 
     /// An artifact as the handler script wrote it, its text rendered.
     pub fn scripted(id: u64, spec: &'s ArtifactSpec, text: Option<Cow<'s, str>>) -> Self {
-        Artifact {
+        Artifact::new(
             id,
-            name: spec.name.as_deref(),
-            text: Artifact::text_or_empty(text),
-            data: spec.data.as_ref().map(DataRef::Borrowed),
-        }
+            spec.name.as_deref(),
+            text,
+            spec.data.as_ref().map(DataRef::Borrowed),
+        )
     }
 }
 
@@ -339,9 +339,7 @@ impl Task<'_> {
     pub fn amplified(&self) -> &[Sym] {
         self.extras.as_ref().map_or(&[], |e| &e.amplified)
     }
-}
 
-impl Task<'_> {
     /// The task whose handler created it, if one did.
     pub fn parent(&self) -> Option<TaskIx> {
         self.parent.map(Ix::get)
