@@ -22,6 +22,7 @@ mod push_config;
 pub mod rare;
 pub mod record;
 mod resolution;
+mod run_state;
 pub mod scenario;
 pub mod scheduler;
 mod session;
