@@ -4,12 +4,11 @@
 //!
 //!     cargo bench --bench engine
 
+mod support;
+
 use std::hint::black_box;
 use std::path::Path;
 
-use a2a_sim::bench_support::{
-    delegation_scenario, directory_scenario, fan_out_scenario, history_scenario,
-};
 use a2a_sim::engine::admission::{CallerContext, check_delegation};
 use a2a_sim::engine::chain::Chains;
 use a2a_sim::engine::discovery::discover;
@@ -17,6 +16,7 @@ use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::world;
 use a2a_sim::scenario::loader;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use support::{delegation_scenario, directory_scenario, fan_out_scenario, history_scenario};
 
 fn load(text: &str) -> Scenario {
     loader::load_str("bench.yaml", text, Path::new("."), "bench".into())

@@ -6,6 +6,11 @@
 //!
 //!     cargo run --release --example delegations -- 200000 [RUNS]
 
+// Only the delegation scenario of the benches' helpers is used here.
+#[allow(dead_code)]
+#[path = "../benches/support/mod.rs"]
+mod support;
+
 use std::path::Path;
 use std::time::Instant;
 
@@ -13,7 +18,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
-    let text = a2a_sim::bench_support::delegation_scenario(n);
+    let text = support::delegation_scenario(n);
     let scenario = a2a_sim::scenario::loader::load_str(
         "delegations.yaml",
         &text,

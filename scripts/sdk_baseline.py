@@ -2,7 +2,7 @@
 """Peer baseline: delegations per second of the official A2A Python SDK, in process.
 
 Measures the same common path as a2a-sim's `send_path/delegations` benchmark
-(benches/engine.rs, src/bench_support.rs) with the official SDK, a2a-sdk 1.3.0:
+(benches/engine.rs, benches/support/mod.rs) with the official SDK, a2a-sdk 1.3.0:
 a client sends a new message (no task id) to an agent; the agent's executor
 creates the task (submitted), moves it to working, emits one artifact with a
 text part ("Acme Trading FZE: 1 possible match (score 0.83) against SDN list")

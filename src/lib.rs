@@ -1,20 +1,20 @@
 //! a2a-sim: a simulator for agent-to-agent delegation over A2A.
 //!
-//! Layers, arrows pointing down: [`cli`] and [`testing`] drive; [`scenario`] loads files into the
-//! [`engine`]'s model; [`report`] and [`protocol`] render what the engine recorded. The engine is
-//! pure (no I/O, no clock, no async) and imports none of the others.
+//! The layers are crates, arrows pointing down: `engine` (the pure model) ← `token` (verified
+//! callers) ← `scenario` (files into the engine's model) ← `output` (reports and protocol shapes) ←
+//! `serve` (the HTTP edge) ← this crate, the `a2a-sim` binary: [`cli`] and [`testing`] drive,
+//! [`analysis`] reads runs. Only this crate prints and chooses exit codes.
 
 pub mod analysis;
 pub mod annotation;
-pub mod bench_support;
 pub mod cli;
-pub mod corpus;
-pub mod engine;
 pub mod error;
-pub mod protocol;
-pub mod report;
-pub mod scenario;
-#[cfg(feature = "serve")]
-pub mod serve;
 pub mod testing;
-pub mod token;
+
+pub use engine;
+pub use output::{protocol, report};
+pub use scenario;
+pub use scenario::corpus;
+#[cfg(feature = "serve")]
+pub use serve;
+pub use token;

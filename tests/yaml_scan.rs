@@ -3,7 +3,6 @@
 //! value tree (every scalar's resolution) and as the typed file model (strings, options, enums).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use a2a_sim::scenario::file::{ScenarioFile, StepList};
 use a2a_sim::scenario::yaml::{self, scanned, slow_parse};
@@ -101,12 +100,7 @@ fn generated_files_are_read_by_the_scanner_as_serde_norway_reads_them() {
         &["--seed", "3", "--history", "200"],
     ];
     for f in flags {
-        let out = Command::new(env!("CARGO_BIN_EXE_a2a-sim-gen"))
-            .args(*f)
-            .output()
-            .expect("a2a-sim-gen runs");
-        assert!(out.status.success(), "{f:?}");
-        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        let text = a2a_sim_gen::yaml_for(f).expect("a2a-sim-gen's flags are valid");
         assert!(agrees(&format!("{f:?}"), &text), "{f:?}: not read");
         assert!(
             scanned::<ScenarioFile>(&text).is_some(),

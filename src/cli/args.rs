@@ -226,7 +226,7 @@ pub(super) enum Command {
     },
     /// Mint and inspect JWTs for verified callers.
     #[command(subcommand)]
-    Token(crate::token::command::TokenCommand),
+    Token(super::token::TokenCommand),
 }
 
 /// Output of the analyses.

@@ -24,6 +24,7 @@ mod check;
 mod convert;
 mod input;
 mod run;
+mod token;
 
 use self::args::*;
 use self::check::check;
@@ -178,7 +179,7 @@ pub fn main() -> i32 {
             agent,
             file,
         } => convert(from, to, a2a_version.a2a(), agent.as_deref(), file),
-        Command::Token(cmd) => crate::token::command::run(cmd),
+        Command::Token(cmd) => token::run(cmd),
         #[cfg(feature = "serve")]
         Command::Serve {
             file,

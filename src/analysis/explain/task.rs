@@ -208,7 +208,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                             Spec::FanOut(_) => "fan_out",
                         };
                         let kids: Vec<TaskIx> = (0..world.tasks.len())
-                            .filter(|&c| world.runs[c].via.is_some_and(|(v, _)| v.get() == d))
+                            .filter(|&c| world.created_by_delegation(c) == Some(d))
                             .collect();
                         let tick = kids
                             .first()

@@ -1,0 +1,269 @@
+//! One turn of a task's scripted handler: at most one step that does something, after any
+//! decisions (`when`) and the consequence of a delegation that resolved.
+
+use std::borrow::Cow;
+
+use crate::conditions::{self, Facts, Subject};
+use crate::delegation::Pending;
+use crate::ix::ix32;
+use crate::program::Op;
+use crate::record::*;
+use crate::scenario::*;
+use crate::status::IllegalTransition;
+use crate::task::*;
+use crate::world::{Next, World};
+
+impl<'s> World<'s> {
+    /// Runs one turn of `task`.
+    pub(crate) fn turn(&mut self, task: TaskIx) -> Next {
+        if self.tasks[task].state.is_terminal() {
+            return Next::Stop;
+        }
+        match self.runs[task].take_pending() {
+            Pending::None => {}
+            Pending::Outcome(d) => {
+                // A failure is this turn's status change; otherwise the next step runs in it.
+                if let Some(next) = self.take_outcome(task, d as usize) {
+                    return next;
+                }
+            }
+            Pending::Retry(d) => return self.attempt(task, d as usize),
+            Pending::ChildPaused(d) => return self.answer_pause(task, d as usize),
+        }
+        if self.runs[task].waiting_on.is_some() {
+            return Next::Stop;
+        }
+        self.step(task)
+    }
+
+    /// Runs the task's next step; decisions before it take no turn of their own.
+    fn step(&mut self, task: TaskIx) -> Next {
+        let agent = self.tasks[task].agent();
+        loop {
+            let pc = self.runs[task].pc as usize;
+            let Some(op) = self.programs[agent].get(pc).copied() else {
+                return self.script_ran_out(task);
+            };
+            match op {
+                Op::Jump(to) => self.runs[task].pc = ix32(to),
+                Op::Branch { n, when, otherwise } => {
+                    let taken = conditions::holds(&when.cond, &mut |s| self.facts(task, s));
+                    let branch = if taken { Branch::Then } else { Branch::Else };
+                    self.runs[task].pc = ix32(if taken { pc + 1 } else { otherwise });
+                    let tick = self.clock();
+                    self.tasks[task].decisions_mut().push(Decision {
+                        handler_step: n,
+                        branch,
+                        tick,
+                    });
+                }
+                Op::Step { n, step } => {
+                    self.runs[task].pc = ix32(pc + 1);
+                    return self.run_step_of(task, n, step);
+                }
+            }
+        }
+    }
+
+    fn run_step_of(&mut self, task: TaskIx, n: usize, step: &'s HandlerStep) -> Next {
+        match step {
+            HandlerStep::Status(state, text) => {
+                let message = text.as_ref().map(|t| self.render(task, t));
+                match self.set_status(task, *state, message) {
+                    Ok(()) if state.is_terminal() || state.is_pause() => Next::Stop,
+                    Ok(()) => Next::Again,
+                    Err(IllegalTransition { from, to }) => {
+                        self.illegal_transition(task, n, from, to);
+                        Next::Stop
+                    }
+                }
+            }
+            HandlerStep::Message(text) => {
+                let text = self.render(task, text);
+                let message = self.message(Role::Agent, text, None);
+                let t = &mut self.tasks[task];
+                t.messages.push(message);
+                let ix = t.messages.len() - 1;
+                self.event(task, EventKind::Message(ix));
+                Next::Again
+            }
+            HandlerStep::Artifact(spec) if spec.from.is_empty() => {
+                self.ids.artifact += 1;
+                let text = spec.text.as_ref().map(|t| self.render(task, t));
+                let artifact = Artifact::scripted(self.ids.artifact, spec, text);
+                self.add_artifact(task, artifact);
+                Next::Again
+            }
+            HandlerStep::Artifact(spec) => {
+                let (text, data) = self.merged_results(task, &spec.from);
+                // An empty merge takes the turn and draws no artifact id.
+                if text.is_some() || data.is_some() {
+                    self.ids.artifact += 1;
+                    let artifact = Artifact::new(
+                        self.ids.artifact,
+                        spec.name.as_deref(),
+                        text,
+                        data.map(DataRef::from),
+                    );
+                    self.add_artifact(task, artifact);
+                }
+                Next::Again
+            }
+            HandlerStep::Wait(ticks) => Next::At(self.clock().saturating_add(*ticks)),
+            HandlerStep::Delegate(d) => self.delegate(task, n, d),
+            HandlerStep::FanOut(f) => self.fan_out(task, n, f),
+            // Compiled into branches; never a step of its own.
+            HandlerStep::When(_) => Next::Again,
+        }
+    }
+
+    fn add_artifact(&mut self, task: TaskIx, artifact: Artifact<'s>) {
+        let t = &mut self.tasks[task];
+        t.artifacts.push(artifact);
+        let ix = t.artifacts.len() - 1;
+        self.event(task, EventKind::Artifact(ix));
+    }
+
+    /// The script is over: a task not paused or terminal is a handler bug, failed so that nobody
+    /// waits on it forever.
+    fn script_ran_out(&mut self, task: TaskIx) -> Next {
+        let state = self.tasks[task].state;
+        let detail = format!(
+            "the handler of `{}` ran out of steps with {} in {state}; a script must end in a terminal state or pause",
+            self.agent_name(task),
+            task_id(task),
+        );
+        self.error(ErrorCode::HandlerIncomplete, detail, Some(task));
+        self.fail(
+            task,
+            "handler bug: the script ended without a terminal state".into(),
+        );
+        Next::Stop
+    }
+
+    pub(crate) fn illegal_transition(
+        &mut self,
+        task: TaskIx,
+        n: usize,
+        from: crate::lifecycle::TaskState,
+        to: crate::lifecycle::TaskState,
+    ) {
+        let detail = format!(
+            "the handler of `{}` asked for {from} -> {to} at handler step {n} of {}",
+            self.agent_name(task),
+            task_id(task)
+        );
+        self.error(ErrorCode::IllegalTransition, detail, Some(task));
+        let why = format!("handler bug: illegal transition {from} -> {to} (handler step {n})");
+        self.fail(task, why);
+    }
+
+    /// What a condition sees of one subject, for this task.
+    /// A handler text of `task` as it reads now: plain text as written, a template with each
+    /// reference filled in (a result as `artifact: {from}` merges it).
+    pub(crate) fn render(&self, task: TaskIx, text: &'s Text) -> Cow<'s, str> {
+        if text.parts().is_empty() {
+            return Cow::Borrowed(text.as_str());
+        }
+        let rendered = text.render(|s| match s {
+            Subject::Result(r) => self.merged_results(task, &[r]),
+            _ => {
+                let f = self.facts(task, s);
+                (f.text, f.data)
+            }
+        });
+        Cow::Owned(rendered.into_owned())
+    }
+
+    fn facts(&self, task: TaskIx, subject: Subject) -> Facts<'_> {
+        let t = &self.tasks[task];
+        let message = |ix: usize| {
+            let m = &t.messages[ix];
+            Facts {
+                text: Some(Cow::Borrowed(m.text.as_ref())),
+                data: self.message_data(m).map(Cow::Borrowed),
+                ..Facts::default()
+            }
+        };
+        match subject {
+            Subject::Input => message(0),
+            Subject::Reply => self.runs[task]
+                .last_reply
+                .map(|i| message(i.get()))
+                .unwrap_or_default(),
+            Subject::Result(r) => match self.result_of(task, r) {
+                Some(d) => self.delegation_facts(d),
+                None => Facts::default(),
+            },
+        }
+    }
+
+    /// A task's artifacts as the internal record reads them: text parts joined with a blank line,
+    /// data parts shallow-merged, in order.
+    pub fn task_parts(&self, task: TaskIx) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
+        let mut parts = Parts::default();
+        parts.add_task(&self.tasks[task]);
+        parts.finish()
+    }
+
+    /// The parts of the named results, in order: a delegation's last attempt, a group's completed
+    /// members in creation order.
+    fn merged_results(
+        &self,
+        task: TaskIx,
+        from: &[ResultIx],
+    ) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
+        let mut parts = Parts::default();
+        for &r in from {
+            let Some(d) = self.result_of(task, r) else {
+                continue;
+            };
+            for child in d.result_tasks() {
+                parts.add_task(&self.tasks[child]);
+            }
+        }
+        parts.finish()
+    }
+}
+
+/// Text joined with a blank line, data shallow-merged; one part is kept as it is, unchanged.
+#[derive(Default)]
+struct Parts<'s> {
+    texts: Vec<Cow<'s, str>>,
+    datas: Vec<Cow<'s, DataMap>>,
+}
+
+impl<'s> Parts<'s> {
+    fn add_task(&mut self, t: &Task<'s>) {
+        for a in &t.artifacts {
+            if let Some(text) = a.text() {
+                self.texts.push(text.to_cow());
+            }
+            if let Some(data) = &a.data {
+                self.datas.push(data.to_cow());
+            }
+        }
+    }
+
+    fn finish(mut self) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
+        let text = match self.texts.len() {
+            0 => None,
+            1 => self.texts.pop(),
+            _ => Some(Cow::Owned(self.texts.join("\n\n"))),
+        };
+        let data = match self.datas.len() {
+            0 => None,
+            1 => self.datas.pop(),
+            _ => {
+                let mut merged = DataMap::new();
+                for d in self.datas {
+                    for (k, v) in d.iter() {
+                        merged.insert(k.clone(), v.clone());
+                    }
+                }
+                Some(Cow::Owned(merged))
+            }
+        };
+        (text, data.filter(|d| !d.is_empty()))
+    }
+}

@@ -1,0 +1,42 @@
+//! The engine: the world of in-process A2A servers, its scheduler, the lifecycle table, admission,
+//! discovery, push, chains, conditions and faults — the whole deterministic model of a run.
+//!
+//! The bottom layer of a2a-sim: it depends on no other crate of the workspace, and on nothing
+//! that reads files, parses YAML, runs async code, speaks HTTP or does crypto. The loader hands it
+//! a [`scenario::Scenario`]; a run ([`world::run`]) drives it tick by tick; reports read what it
+//! recorded.
+
+pub mod admission;
+pub mod chain;
+pub mod conditions;
+pub mod delegation;
+pub mod delivery;
+pub mod discovery;
+mod driver;
+mod escalation;
+pub mod faults;
+mod handler;
+pub mod ix;
+pub mod lifecycle;
+pub mod member;
+pub mod names;
+pub mod outage;
+pub mod program;
+pub mod push;
+mod push_config;
+pub mod rare;
+pub mod record;
+mod resolution;
+mod run_state;
+pub mod scenario;
+pub mod scheduler;
+mod session;
+pub mod shared;
+pub mod status;
+pub mod symbols;
+pub mod task;
+pub mod template;
+pub mod timestamp;
+pub mod token;
+mod verified;
+pub mod world;

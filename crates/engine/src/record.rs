@@ -1,0 +1,409 @@
+//! What a run records, in the order it happened: the report is rendered from these.
+
+use crate::admission::{Denial, DenialCode};
+use crate::discovery::Ranked;
+use crate::ix::{Ix, ix32};
+use crate::lifecycle::TaskState;
+use crate::scenario::{AgentIx, CallerIx};
+use crate::symbols::Sym;
+use crate::task::TaskIx;
+
+/// Refused operations and handler bugs (`errors[].code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    TaskNotFound,
+    TaskTerminal,
+    TaskNotCancelable,
+    NoCandidate,
+    PushNotSupported,
+    HostNotAllowed,
+    MissingToken,
+    IllegalTransition,
+    HandlerIncomplete,
+    /// A reply to a task that is neither paused nor terminal.
+    TaskNotAwaiting,
+    /// A request to an agent inside a fault's window: refused before the server saw it.
+    AgentUnavailable,
+    /// A token that failed verification, or none where one is required: refused before admission.
+    Unauthenticated,
+    /// A `stream` step to an agent whose card says `streaming: false` (A2A's
+    /// `UnsupportedOperation`).
+    StreamingNotSupported,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 13] = [
+        ErrorCode::TaskNotFound,
+        ErrorCode::TaskTerminal,
+        ErrorCode::TaskNotCancelable,
+        ErrorCode::NoCandidate,
+        ErrorCode::PushNotSupported,
+        ErrorCode::HostNotAllowed,
+        ErrorCode::MissingToken,
+        ErrorCode::IllegalTransition,
+        ErrorCode::HandlerIncomplete,
+        ErrorCode::TaskNotAwaiting,
+        ErrorCode::AgentUnavailable,
+        ErrorCode::Unauthenticated,
+        ErrorCode::StreamingNotSupported,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::TaskNotFound => "task_not_found",
+            ErrorCode::TaskTerminal => "task_terminal",
+            ErrorCode::TaskNotCancelable => "task_not_cancelable",
+            ErrorCode::NoCandidate => "no_candidate",
+            ErrorCode::PushNotSupported => "push_not_supported",
+            ErrorCode::HostNotAllowed => "host_not_allowed",
+            ErrorCode::MissingToken => "missing_token",
+            ErrorCode::IllegalTransition => "illegal_transition",
+            ErrorCode::HandlerIncomplete => "handler_incomplete",
+            ErrorCode::TaskNotAwaiting => "task_not_awaiting",
+            ErrorCode::AgentUnavailable => "agent_unavailable",
+            ErrorCode::Unauthenticated => "unauthenticated",
+            ErrorCode::StreamingNotSupported => "streaming_not_supported",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ErrorRecord {
+    /// See [`ErrorRecord::step`].
+    step: u32,
+    pub code: ErrorCode,
+    /// Boxed to its length (see [`Denial`]'s).
+    pub detail: Box<str>,
+    /// See [`ErrorRecord::task`].
+    task: Option<Ix>,
+}
+
+impl ErrorRecord {
+    pub fn new(step: usize, code: ErrorCode, detail: Box<str>, task: Option<TaskIx>) -> Self {
+        ErrorRecord {
+            step: ix32(step),
+            code,
+            detail,
+            task: task.map(Ix::new),
+        }
+    }
+
+    /// 1-based driver step.
+    pub fn step(&self) -> usize {
+        self.step as usize
+    }
+
+    /// The task a handler error or a refused push config is about (never one the caller may not see).
+    pub fn task(&self) -> Option<TaskIx> {
+        self.task.map(Ix::get)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DenialRecord {
+    /// See [`DenialRecord::step`].
+    step: u32,
+    /// The caller's agent id (a driver caller's id, or the delegating agent).
+    pub caller: Sym,
+    /// See [`DenialRecord::callee`].
+    callee: u32,
+    pub denials: Box<[Denial]>,
+}
+
+impl DenialRecord {
+    pub fn new(step: usize, caller: Sym, callee: AgentIx, denials: Vec<Denial>) -> Self {
+        DenialRecord {
+            step: ix32(step),
+            caller,
+            callee: ix32(callee),
+            denials: denials.into_boxed_slice(),
+        }
+    }
+
+    /// 1-based driver step.
+    pub fn step(&self) -> usize {
+        self.step as usize
+    }
+
+    pub fn callee(&self) -> AgentIx {
+        self.callee as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Push {
+    pub tick: u64,
+    pub task: TaskIx,
+    /// Index into `World::push_urls`.
+    pub url: usize,
+    pub state: TaskState,
+}
+
+/// One call that streams: a send, stream, reply, or a handler's nested delegation. Stored in 32
+/// bits a field, as events are: a run that records every stream keeps one per task and more
+/// (see [`RecordStreams`](crate::world::RecordStreams)).
+#[derive(Debug, Clone, Copy)]
+pub struct Call {
+    /// The [`TaskIx`].
+    pub task: u32,
+    /// The 1-based driver step.
+    pub step: u32,
+    /// Where the call's events lie in `World::events` (interleaved with nested calls' events).
+    pub first_event: u32,
+    pub end_event: u32,
+}
+
+pub type CallId = usize;
+
+/// One stream event. Snapshots are prefixes of the task's append-only logs.
+/// Stored in 8 bytes: a run records several events per delegation. Its task is its call's
+/// ([`World::event_task`](crate::world::World::event_task)): a call's events are all of
+/// the task it was opened for. Its kind is read with the world's snapshots
+/// ([`World::event_kind`](crate::world::World::event_kind)).
+#[derive(Debug, Clone, Copy)]
+pub struct Event {
+    /// The call in the low 30 bits, the kind in the top two.
+    call_kind: u32,
+    /// The index the kind carries; a Task's is into the snapshots.
+    at: u32,
+}
+
+const KIND_SHIFT: u32 = 30;
+const CALL_BITS: u32 = (1 << KIND_SHIFT) - 1;
+const TASK: u32 = 0;
+const STATUS: u32 = 1;
+const MESSAGE: u32 = 2;
+const ARTIFACT: u32 = 3;
+
+/// A Task event's counts: its history, messages and artifacts then.
+pub type Snapshot = [u32; 3];
+
+impl Event {
+    /// A Task event's counts go to `snapshots`, and the event keeps their index.
+    pub fn new(call: CallId, kind: EventKind, snapshots: &mut Vec<Snapshot>) -> Event {
+        let (tag, at) = match kind {
+            EventKind::Task {
+                history,
+                messages,
+                artifacts,
+            } => {
+                snapshots.push([ix32(history), ix32(messages), ix32(artifacts)]);
+                (TASK, ix32(snapshots.len() - 1))
+            }
+            EventKind::Status(i) => (STATUS, ix32(i)),
+            EventKind::Message(i) => (MESSAGE, ix32(i)),
+            EventKind::Artifact(i) => (ARTIFACT, ix32(i)),
+        };
+        let call = u32::try_from(call)
+            .ok()
+            .filter(|&c| c <= CALL_BITS)
+            .expect("a run makes fewer than 2^30 calls");
+        Event {
+            call_kind: call | tag << KIND_SHIFT,
+            at,
+        }
+    }
+
+    pub fn call(&self) -> CallId {
+        (self.call_kind & CALL_BITS) as usize
+    }
+
+    /// What it records, its counts (a Task's) from `snapshots`.
+    pub fn kind(&self, snapshots: &[Snapshot]) -> EventKind {
+        let at = self.at as usize;
+        match self.call_kind >> KIND_SHIFT {
+            TASK => {
+                let [history, messages, artifacts] = snapshots[at];
+                EventKind::Task {
+                    history: history as usize,
+                    messages: messages as usize,
+                    artifacts: artifacts as usize,
+                }
+            }
+            STATUS => EventKind::Status(at),
+            MESSAGE => EventKind::Message(at),
+            _ => EventKind::Artifact(at),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum EventKind {
+    /// The task as it then was: the first and the last event of every call.
+    Task {
+        history: usize,
+        messages: usize,
+        artifacts: usize,
+    },
+    /// A status change: index into the task's history.
+    Status(usize),
+    /// An agent message that changed no state: index into the task's messages.
+    Message(usize),
+    /// Index into the task's artifacts.
+    Artifact(usize),
+}
+
+/// One per driver step: 24 bytes.
+#[derive(Debug, Clone)]
+pub struct StepRecord {
+    pub result: StepResult,
+    /// See [`StepRecord::caller`].
+    caller: Option<Ix>,
+}
+
+impl StepRecord {
+    pub fn new(caller: Option<CallerIx>, result: StepResult) -> StepRecord {
+        StepRecord {
+            result,
+            caller: caller.map(Ix::new),
+        }
+    }
+
+    /// None for `wait`, which has no caller.
+    pub fn caller(&self) -> Option<CallerIx> {
+        self.caller.map(Ix::get)
+    }
+}
+
+/// A step's result: 16 bytes, as every step keeps one. The lists of the rarer kinds sit behind
+/// one pointer (a boxed slice is two words).
+#[derive(Debug, Clone)]
+pub enum StepResult {
+    Ranking(Box<Box<[Ranked]>>),
+    /// A task and its state when the operation ended; for `stream`, the [`CallId`] whose events
+    /// to list.
+    Task {
+        task: TaskIx,
+        state: TaskState,
+        stream: Option<Ix>,
+    },
+    Denied(DenialCodes),
+    /// A driver `wait`: the clock when it ended.
+    Tick(u64),
+    /// Nothing was done; `errors` says why.
+    Nothing,
+    /// A `matrix` step: each caller's row of each agent's denial codes (empty: admitted).
+    Matrix(Box<Box<[Vec<Vec<DenialCode>>]>>),
+}
+
+impl StepResult {
+    pub fn ranking(ranking: Vec<Ranked>) -> StepResult {
+        StepResult::Ranking(Box::new(ranking.into_boxed_slice()))
+    }
+
+    pub fn matrix(grid: Vec<Vec<Vec<DenialCode>>>) -> StepResult {
+        StepResult::Matrix(Box::new(grid.into_boxed_slice()))
+    }
+}
+
+/// A refusal's codes, inline: each of the five checks refuses at most once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct DenialCodes {
+    len: u8,
+    codes: [DenialCode; DenialCode::ALL.len()],
+}
+
+impl DenialCodes {
+    /// The codes of these denials, in their order; at most one per check.
+    pub fn of(denials: &[Denial]) -> DenialCodes {
+        let mut codes = DenialCodes {
+            len: 0,
+            codes: DenialCode::ALL,
+        };
+        for (slot, d) in codes.codes.iter_mut().zip(denials) {
+            *slot = d.code;
+            codes.len += 1;
+        }
+        assert_eq!(
+            usize::from(codes.len),
+            denials.len(),
+            "each check refuses at most once"
+        );
+        codes
+    }
+}
+
+impl std::ops::Deref for DenialCodes {
+    type Target = [DenialCode];
+
+    fn deref(&self) -> &[DenialCode] {
+        &self.codes[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Debug for DenialCodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_and_denial_records_stay_compact_and_read_back() {
+        assert_eq!(std::mem::size_of::<ErrorRecord>(), 32);
+        assert_eq!(std::mem::size_of::<DenialRecord>(), 32);
+        let e = ErrorRecord::new(7, ErrorCode::TaskNotFound, "why".into(), Some(0));
+        assert_eq!((e.step(), e.task()), (7, Some(0)));
+        assert_eq!(
+            ErrorRecord::new(1, ErrorCode::TaskNotFound, "".into(), None).task(),
+            None
+        );
+        let d = DenialRecord::new(3, 4, 5, Vec::new());
+        assert_eq!((d.step(), d.caller, d.callee()), (3, 4, 5));
+    }
+
+    #[test]
+    fn a_refusals_codes_read_back_in_their_order() {
+        let denial = |code| Denial {
+            code,
+            detail: "".into(),
+        };
+        assert!(DenialCodes::of(&[]).is_empty());
+        let some = [denial(DenialCode::Depth), denial(DenialCode::Scope)];
+        assert_eq!(
+            &*DenialCodes::of(&some),
+            &[DenialCode::Depth, DenialCode::Scope]
+        );
+        let all = DenialCode::ALL.map(denial);
+        assert_eq!(&*DenialCodes::of(&all), &DenialCode::ALL);
+        assert_eq!(format!("{:?}", DenialCodes::of(&some)), "[Depth, Scope]");
+    }
+
+    #[test]
+    fn an_event_gives_back_its_call_and_kind() {
+        let mut snapshots = Vec::new();
+        let calls = [0, 1, 80_000, CALL_BITS as usize];
+        let kinds = [
+            EventKind::Task {
+                history: 3,
+                messages: 2,
+                artifacts: 1,
+            },
+            EventKind::Status(4),
+            EventKind::Message(5),
+            EventKind::Artifact(6),
+        ];
+        for call in calls {
+            for kind in kinds {
+                let e = Event::new(call, kind, &mut snapshots);
+                assert_eq!(e.call(), call);
+                assert_eq!(format!("{:?}", e.kind(&snapshots)), format!("{kind:?}"));
+            }
+        }
+        assert_eq!(snapshots.len(), calls.len());
+        assert_eq!(std::mem::size_of::<Event>(), 8);
+    }
+
+    #[test]
+    fn a_step_record_stays_compact() {
+        // One per driver step.
+        assert_eq!(std::mem::size_of::<StepResult>(), 16);
+        assert_eq!(std::mem::size_of::<StepRecord>(), 24);
+        let r = StepRecord::new(Some(5), StepResult::Nothing);
+        assert_eq!(r.caller(), Some(5));
+        assert_eq!(StepRecord::new(None, StepResult::Tick(1)).caller(), None);
+    }
+}

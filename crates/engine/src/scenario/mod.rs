@@ -1,0 +1,235 @@
+//! A loaded, checked scenario: every reference resolved to an index, every name interned.
+//! This is what the engine runs; it holds no positions and no YAML.
+
+pub use crate::conditions::{Cond, DataTest, Subject, Test, TextTest, ValueTest};
+pub use crate::delegation::Outcome;
+use crate::lifecycle::TaskState;
+use crate::push::HostPattern;
+use crate::symbols::{Sym, Symbols};
+pub use crate::template::Text;
+
+mod script;
+mod steps;
+pub use script::*;
+pub use steps::*;
+
+/// A `data` mapping: JSON keys in the scenario file's order.
+pub type DataMap = serde_json::Map<String, serde_json::Value>;
+
+pub type AgentIx = usize;
+pub type CallerIx = usize;
+pub type AliasIx = usize;
+/// A classification level: its rank in `levels`, lowest first.
+pub type Level = usize;
+
+pub const DEFAULT_LEVELS: [&str; 4] = ["public", "internal", "confidential", "restricted"];
+pub const DEFAULT_EPOCH: &str = "2026-01-01T00:00:00Z";
+pub const DEFAULT_TICK_MS: u64 = 1000;
+pub const DEFAULT_MAX_DEPTH: u64 = 4;
+
+#[derive(Debug)]
+pub struct Scenario {
+    pub name: String,
+    pub policy: Policy,
+    pub levels: Vec<String>,
+    pub clock: Clock,
+    pub agents: Vec<Agent>,
+    pub callers: Vec<Caller>,
+    pub steps: Vec<Step>,
+    /// Alias names, indexed by [`AliasIx`], in the order the steps define them.
+    pub aliases: crate::names::NameList,
+    /// The 1-based step that defines each alias (32 bits: one per alias).
+    pub alias_steps: Vec<u32>,
+    pub expectations: Vec<Expectation>,
+    /// Which expectations are `always: true`, parallel to `expectations`.
+    pub always: Vec<bool>,
+    /// `golden: false`: `test` checks the expectations alone, with no golden file.
+    pub golden: bool,
+    /// The file's `faults` and `policy.push_delivery`.
+    pub faults: crate::faults::Faults,
+    /// `--set KEY=VALUE` overrides applied, as given (the report shows them).
+    pub overrides: Vec<String>,
+    /// The agents' discovery facts, flat, for fast ranking.
+    pub directory: crate::discovery::Directory,
+    pub symbols: Symbols,
+    /// With `keys`: what verifies callers' tokens and mints nested hops' (the edge's, handed in).
+    pub tokens: Option<Box<dyn crate::token::Tokens>>,
+}
+
+/// An `expect:` entry, resolved.
+#[derive(Debug)]
+pub enum Expectation {
+    Task(TaskExpectation),
+    Denied {
+        step: usize,
+        codes: Vec<crate::admission::DenialCode>,
+    },
+    /// `{denied: pay/screen, codes}`: the denial of a nested delegation.
+    DeniedPath {
+        path: TaskPath,
+        codes: Vec<crate::admission::DenialCode>,
+    },
+    /// `{ranking: STEP, agents}`: a `discover` step's ranking, agent names in order.
+    Ranking {
+        step: usize,
+        agents: Vec<String>,
+    },
+    /// `{matrix: STEP, grid}`: a whole admission matrix, one list of codes per caller and agent,
+    /// in the step's caller and agent order.
+    Matrix {
+        step: usize,
+        grid: Vec<Vec<Vec<crate::admission::DenialCode>>>,
+    },
+    Pushes(Expected<TaskState>),
+    Errors(Expected<crate::record::ErrorCode>),
+}
+
+/// A task named by a path: an alias, then the `as` names of delegations (and, after a fan-out's
+/// name, a 1-based member number), e.g. `pay/screen` or `pay/researchers/2`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskPath {
+    pub alias: AliasIx,
+    pub hops: Vec<PathHop>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathHop {
+    /// A delegation or fan-out of the task's handler, by its `as`.
+    Result(String),
+    /// The Nth member (1-based) of the fan-out named just before.
+    Member(usize),
+}
+
+/// A `task:` expectation: every test given must hold.
+#[derive(Debug)]
+pub struct TaskExpectation {
+    pub path: TaskPath,
+    /// `if`: the entry holds vacuously unless this one does.
+    pub given: Option<Box<TaskExpectation>>,
+    /// Any of these states.
+    pub state: Option<Vec<TaskState>>,
+    pub delegation_chain: Option<Vec<String>>,
+    /// The status history's states, in order.
+    pub history: Option<Vec<TaskState>>,
+    /// Any of these outcomes.
+    pub outcome: Option<Vec<Outcome>>,
+    pub text: Option<TextTest>,
+    pub data: Vec<DataTest>,
+    pub attempt: Option<u32>,
+}
+
+/// A count, or the exact list in order.
+#[derive(Debug)]
+pub enum Expected<T> {
+    Count(usize),
+    List(Vec<T>),
+}
+
+#[derive(Debug)]
+pub struct Policy {
+    pub max_depth: u64,
+    pub push_allowed_hosts: Vec<HostPattern>,
+    /// `policy.authority`: the scopes a nested delegation carries (authority.md §1).
+    pub authority: Authority,
+    /// Whether the file has any `authority` key: only then does the report show `scopes` and
+    /// `amplified` (the compatibility rule).
+    pub authority_keys: bool,
+    /// `serve --allow-loopback-push`: push URLs on 127.0.0.1 / localhost (http or https) are
+    /// admitted without the allow-list. Never set by a scenario file.
+    pub loopback_push: bool,
+}
+
+/// Which scopes a nested caller context carries (authority.md §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Authority {
+    /// The delegating agent's own scopes: a service identity (the default, and the rule before
+    /// authority was modelled).
+    #[default]
+    Own,
+    /// The delegating agent's scopes ∩ the incoming context's: authority only shrinks.
+    Attenuate,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    /// Milliseconds since the Unix epoch of tick 0.
+    pub epoch_ms: i64,
+    pub tick_ms: u64,
+}
+
+impl Clock {
+    pub fn millis(&self, tick: u64) -> i64 {
+        self.epoch_ms
+            .saturating_add((tick.saturating_mul(self.tick_ms)).min(i64::MAX as u64) as i64)
+    }
+}
+
+/// The public card fields of an agent (what `a2a-sim card` emits).
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub name: String,
+    pub description: String,
+    pub version: String,
+    pub url: String,
+    pub streaming: bool,
+    pub push_notifications: bool,
+    pub skills: Vec<Skill>,
+    /// The card file's own JSON, when the agent's card came from a file.
+    pub source: Option<serde_json::Value>,
+    /// That file's path, as the scenario names it.
+    pub file: Option<String>,
+    /// For an agent that requires a verified token: the scopes its bearer-JWT security
+    /// requirement names (its `required_scopes`).
+    pub bearer_scopes: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Skill {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub tags: Vec<String>,
+    /// `tags` interned, sorted and without duplicates: the set discovery intersects.
+    pub tag_set: Vec<Sym>,
+}
+
+#[derive(Debug)]
+pub struct Agent {
+    pub sym: Sym,
+    pub card: Card,
+    pub tenant: Sym,
+    pub clearance: Level,
+    pub required_scopes: Vec<Sym>,
+    pub scopes: Vec<Sym>,
+    /// `authority:` on the agent: overrides the policy for delegations made from it.
+    pub authority: Option<Authority>,
+    pub handler: Vec<HandlerStep>,
+    /// The `as` names of the handler's delegations and fan-outs, indexed by [`ResultIx`].
+    pub results: Vec<String>,
+    /// Every request to it must carry a verified token.
+    pub requires_token: bool,
+}
+
+impl Agent {
+    pub fn name(&self) -> &str {
+        &self.card.name
+    }
+
+    /// The rule for delegations made from this agent: its own `authority:`, else the policy's.
+    pub fn authority(&self, policy: &Policy) -> Authority {
+        self.authority.unwrap_or(policy.authority)
+    }
+}
+
+#[derive(Debug)]
+pub struct Caller {
+    pub id: String,
+    pub sym: Sym,
+    pub tenant: Sym,
+    pub classification: Level,
+    pub scopes: Vec<Sym>,
+    pub delegation_chain: Vec<Sym>,
+    /// A verified caller's JWT: its context comes from the claims, verified on every request (the
+    /// fields above hold the names its claims use, interned at load, never trusted).
+    pub token: Option<String>,
+}

@@ -1,0 +1,64 @@
+//! The table report's fault sections: the faults of the run, and the webhook deliveries.
+
+use std::fmt::Write;
+
+use comfy_table::Table;
+
+use engine::faults::{FaultKind, FaultTarget, Window};
+use engine::task::task_id;
+use engine::world::World;
+
+/// A window as the scenario writes it: `[from, to)`, `to` forever when open.
+pub fn window(w: &Window) -> String {
+    match w.to {
+        Some(to) => format!("[{}, {to})", w.from),
+        None => format!("[{}, forever)", w.from),
+    }
+}
+
+/// `faults` (when the run has any) and `deliveries` (when they are worked out).
+pub fn render(world: &World, out: &mut String, table: impl Fn(&[&str]) -> Table) {
+    let s = world.scenario;
+    if !world.faults.entries.is_empty() {
+        let _ = writeln!(out, "\nfaults");
+        let mut t = table(&["fault", "target", "kind", "when"]);
+        for (i, f) in world.faults.entries.iter().enumerate() {
+            let target = match &f.target {
+                FaultTarget::Agent(a) => format!("agent {}", s.agents[*a].name()),
+                FaultTarget::PushHost(h) => format!("push host {h}"),
+            };
+            let when = match &f.kind {
+                FaultKind::Unavailable(w) | FaultKind::Down(w) => window(w),
+                FaultKind::Slow { window: w, extra } => format!("{} +{extra} ticks", window(w)),
+                FaultKind::Crash { at, restart } => match restart {
+                    Some(r) => format!("at {at}, restart {r}"),
+                    None => format!("at {at}, no restart"),
+                },
+                FaultKind::Duplicate(d) => d.to_string(),
+            };
+            t.add_row(vec![
+                (i + 1).to_string(),
+                target,
+                f.kind.word().to_string(),
+                when,
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    if world.faults.deliveries().is_some() && !world.deliveries.is_empty() {
+        let _ = writeln!(out, "\ndeliveries");
+        let mut t = table(&["tick", "key", "task", "state", "url", "attempt", "outcome"]);
+        for d in world.deliveries_by_tick() {
+            t.add_row(vec![
+                d.tick.to_string(),
+                format!("{}/{}", task_id(d.task), d.position),
+                task_id(d.task),
+                d.state.to_string(),
+                world.push_urls[d.url].clone(),
+                d.attempt.to_string(),
+                d.outcome.as_str().to_string(),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+}

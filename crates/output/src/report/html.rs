@@ -1,0 +1,434 @@
+//! `run --format html`: one self-contained page (no network, no script): an inline-SVG timeline
+//! — a lane per agent, each task a bar coloured by its state over the ticks, links from parent to
+//! child, denials, pushes and `when` decisions marked, each task's history on hover (SVG titles)
+//! and a click through to its tables — above the report's tables. Rendered from the engine's
+//! records only; deterministic.
+
+use std::fmt::Write as _;
+
+use crate::report::condition::CondText;
+use crate::report::handler_steps::when_at;
+use crate::report::mermaid::step_anchors;
+use engine::lifecycle::TaskState;
+use engine::task::{Task, task_id};
+use engine::world::World;
+
+const GUTTER: f64 = 190.0;
+const ROW: f64 = 22.0;
+const BAR: f64 = 14.0;
+const LANE_PAD: f64 = 8.0;
+const AXIS: f64 = 28.0;
+
+/// Writes the page.
+pub fn write(world: &World, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    out.write_all(render(world).as_bytes())
+}
+
+/// Each state's colour (the legend's order).
+const COLOURS: [(TaskState, &str); 8] = [
+    (TaskState::Submitted, "#94a3b8"),
+    (TaskState::Working, "#3b82f6"),
+    (TaskState::InputRequired, "#f59e0b"),
+    (TaskState::AuthRequired, "#a855f7"),
+    (TaskState::Completed, "#16a34a"),
+    (TaskState::Canceled, "#57534e"),
+    (TaskState::Failed, "#dc2626"),
+    (TaskState::Rejected, "#db2777"),
+];
+
+pub(crate) fn colour(state: TaskState) -> &'static str {
+    COLOURS
+        .iter()
+        .find(|(s, _)| *s == state)
+        .map_or("#000", |(_, c)| c)
+}
+
+const STYLE: &str = "body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#1e293b;background:#fff}\
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}h3{font-size:14px;margin:18px 0 6px}\
+.summary{color:#475569;margin:0 0 12px}.legend span{display:inline-block;margin-right:14px;font-size:12px}\
+.legend i{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:4px;vertical-align:-2px}\
+.timeline{overflow-x:auto;border:1px solid #e2e8f0;border-radius:6px;padding:4px 0;margin:8px 0 4px}\
+svg text{font:11px system-ui,sans-serif;fill:#1e293b}svg .lane{font-size:12px;font-weight:600}\
+svg .axis{fill:#64748b;font-size:10px}svg .on{fill:#fff;font-size:10px;pointer-events:none}\
+svg a:hover rect{stroke:#0f172a;stroke-width:1.5}svg .mark{font-size:10px;font-weight:600}\
+table{border-collapse:collapse;margin:4px 0 10px;font-size:13px}th,td{border:1px solid #e2e8f0;padding:3px 8px;text-align:left;vertical-align:top}\
+th{background:#f8fafc}td.n{text-align:right;font-variant-numeric:tabular-nums}section{padding:2px 8px;border-left:3px solid transparent}\
+section:target{border-left-color:#3b82f6;background:#eff6ff}.state{display:inline-block;padding:0 6px;border-radius:3px;color:#fff;font-size:12px}\
+.hint{color:#64748b;font-size:12px}ul.decisions{margin:0;padding-left:20px}ul.decisions li{margin:2px 0}code{font-size:12px}";
+
+/// The page as text.
+pub fn render(world: &World) -> String {
+    let s = world.scenario;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} — a2a-sim</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        esc(&s.name),
+        esc(&s.name)
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"summary\">{} steps, {} tasks, {} denials, {} pushes, {} errors</p>",
+        world.steps.len(),
+        world.tasks.len(),
+        world.denials.len(),
+        world.pushes.len(),
+        world.errors.len()
+    );
+    out.push_str("<div class=\"legend\">");
+    for (state, c) in COLOURS {
+        let _ = write!(out, "<span><i style=\"background:{c}\"></i>{state}</span>");
+    }
+    out.push_str("<span>◆ decision</span><span>▼ push</span><span style=\"color:#dc2626\">✕ denial</span></div>\n");
+    timeline(world, &mut out);
+    out.push_str(
+        "<p class=\"hint\">Hover a bar for the task's history; click it for its tables.</p>\n",
+    );
+    decisions(world, &mut out);
+    crate::report::html_tables::tables(world, &mut out);
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// Where each task's bar lies: its lane (agent) and row within the lane.
+struct Layout {
+    /// Agents in order of first appearance, each with its rows' count.
+    lanes: Vec<(usize, usize)>,
+    /// Per task: (lane, row).
+    place: Vec<(usize, usize)>,
+    /// The y of each lane's top.
+    lane_y: Vec<f64>,
+    height: f64,
+    ticks: u64,
+    px: f64,
+}
+
+impl Layout {
+    fn new(world: &World, anchors: &[(u64, u8)]) -> Layout {
+        let mut lane_of: Vec<Option<usize>> = vec![None; world.scenario.agents.len()];
+        let mut lanes: Vec<(usize, usize)> = Vec::new();
+        let mut lane = |agent: usize, lanes: &mut Vec<(usize, usize)>| -> usize {
+            *lane_of[agent].get_or_insert_with(|| {
+                lanes.push((agent, 0));
+                lanes.len() - 1
+            })
+        };
+        // Rows: each task in the first row of its lane free from its start on.
+        let mut row_ends: Vec<Vec<u64>> = Vec::new();
+        let mut place = Vec::with_capacity(world.tasks.len());
+        for t in &world.tasks {
+            let l = lane(t.agent(), &mut lanes);
+            if row_ends.len() <= l {
+                row_ends.resize(l + 1, Vec::new());
+            }
+            let (start, end) = span(t);
+            let rows = &mut row_ends[l];
+            let r = rows.iter().position(|&e| e <= start).unwrap_or(rows.len());
+            if r == rows.len() {
+                rows.push(0);
+            }
+            rows[r] = end;
+            place.push((l, r));
+        }
+        for d in &world.denials {
+            lane(d.callee(), &mut lanes);
+        }
+        let mut lane_y = Vec::with_capacity(lanes.len());
+        let mut y = AXIS;
+        for (l, entry) in lanes.iter_mut().enumerate() {
+            entry.1 = row_ends.get(l).map_or(0, Vec::len).max(1);
+            lane_y.push(y);
+            y += entry.1 as f64 * ROW + 2.0 * LANE_PAD;
+        }
+        let last = world
+            .tasks
+            .iter()
+            .flat_map(|t| t.history.iter().map(|h| h.tick))
+            .chain(world.pushes.iter().map(|p| p.tick))
+            .chain(anchors.iter().map(|a| a.0))
+            .max()
+            .unwrap_or(0);
+        let ticks = last.saturating_add(2);
+        // At least 6 px a tick while that keeps the page under 12,000 px wide; a longer run is
+        // squeezed into that width.
+        let px = (960.0 / ticks as f64).clamp((12000.0 / ticks as f64).min(6.0), 48.0);
+        Layout {
+            lanes,
+            place,
+            lane_y,
+            height: y + 4.0,
+            ticks,
+            px,
+        }
+    }
+
+    fn x(&self, tick: u64) -> f64 {
+        GUTTER + tick.min(self.ticks) as f64 * self.px
+    }
+
+    /// The centre line of a task's bar.
+    fn y(&self, task: usize) -> f64 {
+        let (l, r) = self.place[task];
+        self.lane_y[l] + LANE_PAD + r as f64 * ROW + ROW / 2.0
+    }
+}
+
+/// The ticks a task's bar covers, end exclusive: from its creation through its terminal state
+/// (which gets one tick of its own colour); a task left open runs to the end of the timeline.
+fn span(t: &Task) -> (u64, u64) {
+    let start = t.history.first().map_or(0, |h| h.tick);
+    match t.history.last() {
+        Some(h) if h.state.is_terminal() => (start, h.tick.saturating_add(1)),
+        _ => (start, u64::MAX),
+    }
+}
+
+fn timeline(world: &World, out: &mut String) {
+    let s = world.scenario;
+    let anchors = step_anchors(world);
+    let lay = Layout::new(world, &anchors);
+    let width = lay.x(lay.ticks) + 20.0;
+    let _ = writeln!(
+        out,
+        "<div class=\"timeline\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" viewBox=\"0 0 {width:.0} {:.0}\" role=\"img\" aria-label=\"timeline of the tasks by agent over ticks\">",
+        lay.height, lay.height
+    );
+    out.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0L8,4L0,8z\" fill=\"#64748b\"/></marker></defs>\n");
+    // Lanes, alternating shade, and the tick axis.
+    for (l, &(agent, rows)) in lay.lanes.iter().enumerate() {
+        let y = lay.lane_y[l];
+        let h = rows as f64 * ROW + 2.0 * LANE_PAD;
+        let fill = if l % 2 == 0 { "#f8fafc" } else { "#ffffff" };
+        let _ = writeln!(
+            out,
+            "<rect x=\"0\" y=\"{y:.1}\" width=\"{width:.0}\" height=\"{h:.1}\" fill=\"{fill}\"/><text class=\"lane\" x=\"8\" y=\"{:.1}\">{}</text>",
+            y + LANE_PAD + ROW / 2.0 + 4.0,
+            esc(&cut(s.agents[agent].name(), 26))
+        );
+    }
+    // A label every 1, 2 or 5 × 10^k ticks, at least 36 px apart.
+    let mut every = 1u64;
+    for k in (0..19).flat_map(|e| [1u64, 2, 5].map(|m| m * 10u64.pow(e))) {
+        every = k;
+        if k as f64 * lay.px >= 36.0 {
+            break;
+        }
+    }
+    let mut t = 0;
+    while t < lay.ticks {
+        let x = lay.x(t);
+        let _ = writeln!(
+            out,
+            "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#e2e8f0\"/><text class=\"axis\" x=\"{x:.1}\" y=\"16\" text-anchor=\"middle\">t{t}</text>",
+            AXIS - 6.0,
+            lay.height
+        );
+        t += every;
+    }
+    // Links from each parent to its children, under the bars.
+    for (c, child) in world.tasks.iter().enumerate() {
+        if let Some(p) = child.parent().filter(|&p| p < world.tasks.len()) {
+            let x = lay.x(span(child).0);
+            let (y1, y2) = (lay.y(p), lay.y(c));
+            let dir = if y2 > y1 { 1.0 } else { -1.0 };
+            let _ = writeln!(
+                out,
+                "<path d=\"M{:.1},{y1:.1} C{:.1},{y1:.1} {:.1},{y2:.1} {:.1},{:.1}\" fill=\"none\" stroke=\"#64748b\" stroke-width=\"1.2\" marker-end=\"url(#arrow)\"/>",
+                x - lay.px * 0.5,
+                x - lay.px * 0.5 - 10.0,
+                x - 12.0,
+                x - 1.0,
+                y2 - dir * 0.0
+            );
+        }
+    }
+    for (ix, task) in world.tasks.iter().enumerate() {
+        bar(world, &lay, ix, task, out);
+    }
+    for p in &world.pushes {
+        if p.task < world.tasks.len() {
+            let (x, y) = (
+                lay.x(p.tick) + lay.px / 2.0,
+                lay.y(p.task) - BAR / 2.0 - 1.0,
+            );
+            let _ = writeln!(
+                out,
+                "<path d=\"M{:.1},{:.1}h8l-4,6z\" fill=\"#0f172a\"><title>t{} push of {} ({}) to {}</title></path>",
+                x - 4.0,
+                y - 6.0,
+                p.tick,
+                task_id(p.task),
+                p.state,
+                esc(&world.push_urls[p.url])
+            );
+        }
+    }
+    for d in &world.denials {
+        let Some(l) = lay.lanes.iter().position(|&(a, _)| a == d.callee()) else {
+            continue;
+        };
+        let tick = d
+            .step()
+            .checked_sub(1)
+            .and_then(|i| anchors.get(i))
+            .map_or(0, |a| a.0);
+        let x = lay.x(tick) + lay.px / 2.0;
+        let y = lay.lane_y[l] + LANE_PAD + ROW / 2.0;
+        let codes: Vec<&str> = d.denials.iter().map(|x| x.code.as_str()).collect();
+        let details: Vec<&str> = d.denials.iter().map(|x| &*x.detail).collect();
+        let _ = writeln!(
+            out,
+            "<text class=\"mark\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" style=\"fill:#dc2626;font-size:15px;stroke:#fff;stroke-width:3px;paint-order:stroke\">✕<title>step {}: {} → {} denied: {}\n{}</title></text>",
+            y + 5.0,
+            d.step(),
+            esc(s.symbols.name(d.caller)),
+            esc(s.agents[d.callee()].name()),
+            codes.join(", "),
+            esc(&details.join("\n"))
+        );
+    }
+    out.push_str("</svg></div>\n");
+}
+
+/// A task's bar: a segment per status entry, its history as the hover title, a link to its
+/// tables; its decisions as diamonds.
+fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
+    let s = world.scenario;
+    let y = lay.y(ix) - BAR / 2.0;
+    let mut title = format!(
+        "{} on {} ({}), caller {}",
+        task_id(ix),
+        s.agents[t.agent()].name(),
+        t.state,
+        s.symbols.name(t.owner.id)
+    );
+    if let Some(p) = t.parent() {
+        let _ = write!(title, ", parent {}", task_id(p));
+    }
+    if t.attempt >= 2 {
+        let _ = write!(title, ", attempt {}", t.attempt);
+    }
+    for h in &t.history {
+        let _ = write!(title, "\nt{} {}", h.tick, h.state);
+        if let Some(m) = h.message().and_then(|m| t.messages.get(m)) {
+            let _ = write!(title, ": {}", cut(&m.text, 80));
+        }
+    }
+    let _ = write!(
+        out,
+        "<a href=\"#{}\"><title>{}</title>",
+        task_id(ix),
+        esc(&title)
+    );
+    let last = t.history.len().saturating_sub(1);
+    for (k, h) in t.history.iter().enumerate() {
+        let end = match t.history.get(k + 1) {
+            Some(next) => next.tick,
+            None if h.state.is_terminal() || k < last => h.tick.saturating_add(1),
+            None => lay.ticks,
+        };
+        let (x1, x2) = (lay.x(h.tick), lay.x(end.max(h.tick.saturating_add(1))));
+        let _ = write!(
+            out,
+            "<rect x=\"{x1:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{BAR}\" rx=\"2\" fill=\"{}\"/>",
+            (x2 - x1).max(1.0),
+            colour(h.state)
+        );
+    }
+    let (start, end) = span(t);
+    let end = end.min(lay.ticks);
+    let label = task_id(ix);
+    if (lay.x(end) - lay.x(start)) >= label.len() as f64 * 6.5 + 6.0 {
+        let _ = write!(
+            out,
+            "<text class=\"on\" x=\"{:.1}\" y=\"{:.1}\">{label}</text>",
+            lay.x(start) + 3.0,
+            y + BAR - 3.5
+        );
+    }
+    out.push_str("</a>\n");
+    let agent = &s.agents[t.agent()];
+    for d in t.decisions() {
+        let x = lay.x(d.tick) + lay.px;
+        let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
+            CondText {
+                cond: &w.cond,
+                results: &agent.results,
+            }
+            .to_string()
+        });
+        let _ = writeln!(
+            out,
+            "<g><path d=\"M{x:.1},{:.1}l5,5l-5,5l-5,-5z\" fill=\"#fff\" stroke=\"#0f172a\" stroke-width=\"1.5\"/><text class=\"mark\" x=\"{:.1}\" y=\"{:.1}\">{}</text><title>t{} {} when {} (handler step {}) → {}</title></g>",
+            y - 3.0,
+            x + 6.0,
+            y + 1.0,
+            d.branch.as_str(),
+            d.tick,
+            task_id(ix),
+            esc(&cond),
+            d.handler_step,
+            d.branch.as_str()
+        );
+    }
+}
+
+/// Every `when` taken, in tick order, under the timeline: what was decided, at a glance.
+fn decisions(world: &World, out: &mut String) {
+    let s = world.scenario;
+    let mut all: Vec<(u64, usize, usize)> = Vec::new();
+    for (ix, t) in world.tasks.iter().enumerate() {
+        all.extend((0..t.decisions().len()).map(|k| (t.decisions()[k].tick, ix, k)));
+    }
+    if all.is_empty() {
+        return;
+    }
+    all.sort_unstable();
+    out.push_str("<h2>Decisions</h2>\n<ul class=\"decisions\">\n");
+    for (tick, ix, k) in all {
+        let t = &world.tasks[ix];
+        let d = &t.decisions()[k];
+        let agent = &s.agents[t.agent()];
+        let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
+            CondText {
+                cond: &w.cond,
+                results: &agent.results,
+            }
+            .to_string()
+        });
+        let _ = writeln!(
+            out,
+            "<li>t{tick} <a href=\"#{0}\">{0}</a> on {1}: when <code>{2}</code> → <b>{3}</b></li>",
+            task_id(ix),
+            esc(agent.name()),
+            esc(&cond),
+            d.branch.as_str()
+        );
+    }
+    out.push_str("</ul>\n");
+}
+
+/// At most `max` characters, then `…`.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// Text for HTML (and SVG) content and attribute values.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}

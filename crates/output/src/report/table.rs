@@ -1,0 +1,397 @@
+//! `run --format table`: the same facts as the JSON report, laid out for people.
+//! The layout never depends on the terminal unless stdout is one.
+
+use std::fmt::Write as _;
+
+use comfy_table::{ContentArrangement, Table, presets};
+
+use crate::report::condition::CondText;
+use crate::report::handler_steps::when_at;
+use engine::record::*;
+use engine::scenario::Step;
+use engine::task::{Task, task_id};
+use engine::world::World;
+
+/// How tables are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Fixed: the same bytes for the same input (stdout is not a terminal).
+    Fixed,
+    /// Fit to the terminal's width.
+    Terminal,
+}
+
+pub fn render(world: &World, layout: Layout) -> String {
+    let mut out = String::new();
+    let s = world.scenario;
+    let names = &s.symbols;
+    let _ = writeln!(out, "== scenario: {} ==", s.name);
+    if !s.overrides.is_empty() {
+        let _ = writeln!(out, "overrides: {}", s.overrides.join(" "));
+    }
+    let _ = writeln!(
+        out,
+        "{}, {}, {}, {}, {}",
+        super::plural(world.steps.len(), "step"),
+        super::plural(world.tasks.len(), "task"),
+        super::plural(world.denials.len(), "denial"),
+        super::plural(world.pushes.len(), "push"),
+        super::plural(world.errors.len(), "error")
+    );
+
+    let _ = writeln!(out, "\nsteps");
+    let mut t = table(layout, &["step", "op", "caller", "result"]);
+    for (i, r) in world.steps.iter().enumerate() {
+        t.add_row(vec![
+            (i + 1).to_string(),
+            s.steps[i].op().to_string(),
+            r.caller()
+                .map_or(String::new(), |c| s.callers[c].id.clone()),
+            step_result(world, i + 1, r),
+        ]);
+    }
+    let _ = writeln!(out, "{t}");
+
+    for (i, r) in world.steps.iter().enumerate() {
+        if let StepResult::Ranking(ranking) = &r.result {
+            let _ = writeln!(
+                out,
+                "\ndiscover (step {}, caller {})",
+                i + 1,
+                r.caller().map_or("", |c| s.callers[c].id.as_str())
+            );
+            let mut t = table(layout, &["rank", "agent", "score"]);
+            for (k, row) in ranking.iter().enumerate() {
+                t.add_row(vec![
+                    (k + 1).to_string(),
+                    s.agents[row.agent].name().to_string(),
+                    row.score.to_string(),
+                ]);
+            }
+            if ranking.is_empty() {
+                t.add_row(vec!["-", "(no agent matches)", ""]);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+    }
+
+    for (i, r) in world.steps.iter().enumerate() {
+        if let (Step::Matrix { callers, agents }, StepResult::Matrix(grid)) =
+            (&s.steps[i], &r.result)
+        {
+            let _ = writeln!(out, "\nmatrix (step {})", i + 1);
+            let mut header = vec!["caller \\ agent"];
+            header.extend(agents.iter().map(|&a| s.agents[a].name()));
+            let mut t = table(layout, &header);
+            for (&c, row) in callers.iter().zip(grid.iter()) {
+                let mut cells = vec![s.callers[c].id.clone()];
+                cells.extend(row.iter().map(|codes| {
+                    if codes.is_empty() {
+                        "✓".to_string()
+                    } else {
+                        codes
+                            .iter()
+                            .map(|c| c.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                }));
+                t.add_row(cells);
+            }
+            let _ = writeln!(out, "{t}");
+        }
+    }
+
+    for (ix, task) in world.tasks.iter().enumerate() {
+        let chain: Vec<&str> = world
+            .chains
+            .to_vec(task.delegation_chain)
+            .iter()
+            .map(|&h| names.name(h))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\ntask {} on {} ({}{}), caller {}, context {}",
+            task_id(ix),
+            s.agents[task.agent()].name(),
+            task.state,
+            if crashed(world, ix) { ", crashed" } else { "" },
+            names.name(task.owner.id),
+            task.context
+        );
+        let _ = writeln!(
+            out,
+            "  chain:  {}",
+            if chain.is_empty() {
+                "(empty)".into()
+            } else {
+                chain.join(" -> ")
+            }
+        );
+        if let Some(vt) = world.caller_tokens.get(&ix) {
+            let act = if vt.act_chain.is_empty() {
+                "(none)".to_string()
+            } else {
+                vt.act_chain.join(" -> ")
+            };
+            let _ = writeln!(
+                out,
+                "  token:  sub {}, iss {}, kid {}, act {act}, exp {}",
+                vt.sub, vt.iss, vt.kid, vt.exp
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  parent: {}",
+            task.parent().map_or("none".to_string(), task_id)
+        );
+        if task.attempt >= 2 {
+            let _ = writeln!(out, "  attempt: {}", task.attempt);
+        }
+        if world.scenario.policy.authority_keys {
+            let list = |s: &[engine::symbols::Sym]| {
+                s.iter()
+                    .map(|&s| names.name(s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let scopes = match list(&task.scopes) {
+                l if l.is_empty() => "(none)".to_string(),
+                l => l,
+            };
+            let _ = writeln!(out, "  scopes: {scopes}");
+            if !task.amplified().is_empty() {
+                let _ = writeln!(out, "  \u{26a0} amplified: {}", list(task.amplified()));
+            }
+        }
+        let mut t = table(layout, &["tick", "state", "message"]);
+        for h in &task.history {
+            let msg = h.message().map_or("", |m| &*task.messages[m].text);
+            t.add_row(vec![
+                h.tick.to_string(),
+                h.state.to_string(),
+                msg.to_string(),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+        if !task.decisions().is_empty() {
+            let _ = writeln!(out, "{}", decisions(world, task, layout));
+        }
+        let mut t = table(layout, &["message", "role", "text", "data"]);
+        for m in &task.messages {
+            let role = if m.role() == engine::task::Role::User {
+                "user"
+            } else {
+                "agent"
+            };
+            let data = world
+                .message_data(m)
+                .map(|d| serde_json::to_string(d).unwrap_or_default())
+                .unwrap_or_default();
+            t.add_row(vec![
+                format!("msg-{}", m.id()),
+                role.to_string(),
+                m.text.to_string(),
+                data,
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+        if !task.artifacts.is_empty() {
+            let mut t = table(layout, &["artifact", "name", "part", "content"]);
+            for a in &task.artifacts {
+                let id = format!("artifact-{}", a.id);
+                let name = a.name.unwrap_or_default().to_string();
+                if let Some(text) = a.text() {
+                    t.add_row(vec![
+                        id.clone(),
+                        name.clone(),
+                        "text".into(),
+                        text.to_string(),
+                    ]);
+                }
+                if let Some(data) = &a.data {
+                    let json = serde_json::to_string(data).unwrap_or_default();
+                    t.add_row(vec![id, name, "data".into(), json]);
+                }
+            }
+            let _ = writeln!(out, "{t}");
+        }
+    }
+
+    if !world.denials.is_empty() {
+        let _ = writeln!(out, "\ndenials");
+        let mut t = table(layout, &["step", "caller", "callee", "code", "detail"]);
+        for d in &world.denials {
+            for x in &d.denials {
+                t.add_row(vec![
+                    d.step().to_string(),
+                    names.name(d.caller).to_string(),
+                    s.agents[d.callee()].name().to_string(),
+                    x.code.as_str().to_string(),
+                    x.detail.to_string(),
+                ]);
+            }
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    if !world.pushes.is_empty() {
+        let _ = writeln!(out, "\npushes");
+        let mut t = table(layout, &["tick", "task", "url", "state"]);
+        for p in &world.pushes {
+            t.add_row(vec![
+                p.tick.to_string(),
+                task_id(p.task),
+                world.push_urls[p.url].clone(),
+                p.state.to_string(),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    crate::report::faults_table::render(world, &mut out, |h| table(layout, h));
+    if !world.errors.is_empty() {
+        let _ = writeln!(out, "\nerrors");
+        let mut t = table(layout, &["step", "code", "detail"]);
+        for e in &world.errors {
+            t.add_row(vec![
+                e.step().to_string(),
+                e.code.as_str().to_string(),
+                e.detail.to_string(),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    out
+}
+
+/// Which branch each `when` took, and why: the condition as the handler states it.
+fn decisions(world: &World, task: &Task, layout: Layout) -> Table {
+    let agent = &world.scenario.agents[task.agent()];
+    let mut t = table(layout, &["tick", "handler step", "when", "branch"]);
+    for d in task.decisions() {
+        let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
+            CondText {
+                cond: &w.cond,
+                results: &agent.results,
+            }
+            .to_string()
+        });
+        t.add_row(vec![
+            d.tick.to_string(),
+            d.handler_step.to_string(),
+            when,
+            d.branch.as_str().to_string(),
+        ]);
+    }
+    t
+}
+
+/// A step's result in one cell.
+fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
+    match &r.result {
+        StepResult::Task {
+            stream: Some(call), ..
+        } => {
+            let events: Vec<String> = world
+                .call_events(call.get())
+                .map(|e| {
+                    let t = &world.tasks[world.event_task(e)];
+                    match world.event_kind(e) {
+                        EventKind::Task { history, .. } => {
+                            format!("task {}", t.history[history - 1].state)
+                        }
+                        EventKind::Status(h) => format!("status {}", t.history[h].state),
+                        EventKind::Message(m) => format!("message msg-{}", t.messages[m].id()),
+                        EventKind::Artifact(a) => {
+                            format!("artifact artifact-{}", t.artifacts[a].id)
+                        }
+                    }
+                })
+                .collect();
+            format!(
+                "{}\nevents: {}",
+                step_summary(world, step, r),
+                events.join(", ")
+            )
+        }
+        StepResult::Nothing
+            if world
+                .errors
+                .iter()
+                .any(|e| e.step() == step && e.code == ErrorCode::AgentUnavailable) =>
+        {
+            format!(
+                "refused (agent unavailable) - {}",
+                step_summary(world, step, r)
+            )
+        }
+        _ => step_summary(world, step, r),
+    }
+}
+
+/// A step's result in one line, as every tabular view shows it.
+pub(crate) fn step_summary(world: &World, step: usize, r: &StepRecord) -> String {
+    let s = world.scenario;
+    match &r.result {
+        StepResult::Tick(t) => format!("tick {t}"),
+        StepResult::Ranking(ranking) if ranking.is_empty() => "ranking: (no agent matches)".into(),
+        StepResult::Ranking(ranking) => {
+            let list: Vec<String> = ranking
+                .iter()
+                .map(|x| format!("{} ({})", s.agents[x.agent].name(), x.score))
+                .collect();
+            format!("ranking: {}", list.join(", "))
+        }
+        StepResult::Task { task, state, .. } => format!("{} {state}", task_id(*task)),
+        StepResult::Denied(codes) => {
+            let codes: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+            format!("denied: {}", codes.join(", "))
+        }
+        StepResult::Matrix(grid) => {
+            let pairs: usize = grid.iter().map(Vec::len).sum();
+            let admitted = grid.iter().flatten().filter(|c| c.is_empty()).count();
+            format!("matrix: {admitted} of {pairs} pairs admitted")
+        }
+        StepResult::Nothing => {
+            let codes: Vec<&str> = world
+                .errors
+                .iter()
+                .filter(|e| e.step() == step)
+                .map(|e| e.code.as_str())
+                .collect();
+            format!("nothing done: {}", codes.join(", "))
+        }
+    }
+}
+
+/// Whether a crash failed this task (its last status message says so).
+fn crashed(world: &World, task: usize) -> bool {
+    if world.faults.entries.is_empty() {
+        return false;
+    }
+    let t = &world.tasks[task];
+    t.history
+        .last()
+        .and_then(|h| h.message())
+        .is_some_and(|m| t.messages[m].text == engine::outage::CRASHED)
+        && t.state == engine::lifecycle::TaskState::Failed
+}
+
+fn table(layout: Layout, header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED);
+    match layout {
+        Layout::Fixed => {
+            t.force_no_tty()
+                .set_content_arrangement(ContentArrangement::Disabled);
+        }
+        // A terminal that reports no width (some pseudo-terminals say 0) gets the fixed layout.
+        Layout::Terminal if t.width().is_some_and(|w| w >= 40) => {
+            t.set_content_arrangement(ContentArrangement::Dynamic);
+        }
+        Layout::Terminal => {
+            t.set_content_arrangement(ContentArrangement::Disabled);
+        }
+    }
+    t.set_header(header.to_vec());
+    t
+}

@@ -1,0 +1,188 @@
+//! Errors that reach the user: located load problems and usage errors.
+//!
+//! Library code returns these typed errors; only `main` turns them into text and an exit code.
+
+use std::fmt;
+
+/// Exit status for a file that does not load or a usage error.
+pub const EXIT_LOAD: i32 = 2;
+/// Exit status for a test run with failures.
+pub const EXIT_FAILED: i32 = 1;
+
+/// One problem in one input file, pointing at the offending value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    pub message: String,
+    /// Set on a coded finding of `check` (`warning[CODE]` / `note[CODE]`).
+    pub coded: Option<Box<Coded>>,
+}
+
+/// What a coded finding adds to a diagnostic: its code and severity, and for
+/// `authority_amplified` the path (ids, in order) and the scopes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coded {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub path: Vec<String>,
+    pub scopes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Warning,
+    /// Reported, but never an error, even under `--deny warnings`.
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Line 0: a problem of a command-line value (`--set KEY=VALUE`), which has no position.
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file, self.message);
+        }
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+/// A file that did not load: every problem found, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadError {
+    pub fn single(file: &str, line: usize, column: usize, message: impl Into<String>) -> Self {
+        LoadError {
+            diagnostics: vec![Diagnostic {
+                file: file.to_string(),
+                line,
+                column,
+                message: message.into(),
+                coded: None,
+            }],
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// "did you mean `x`?" for a misspelt word, when one candidate is close enough.
+/// Ties go to the alphabetically first candidate, so the hint never depends on iteration order.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    // Hints are for typos in names people type; very long words get none.
+    if word.len() > 256 {
+        return None;
+    }
+    for c in candidates {
+        let (wn, cn) = (word.chars().count(), c.chars().count());
+        let limit = (wn.max(cn) / 3).max(1);
+        if wn.abs_diff(cn) > limit || cn > 256 {
+            continue;
+        }
+        let d = edit_distance(word, c);
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Appends a "did you mean" hint to `message` when one applies.
+pub fn with_hint<'a>(
+    message: String,
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    match did_you_mean(word, candidates) {
+        Some(c) => format!("{message} (did you mean `{c}`?)"),
+        None => message,
+    }
+}
+
+/// Optimal string alignment distance: edits, with a swap of two neighbours counting as one
+/// (`sned` is one edit from `send`). Three rolling rows, so long names cost no big matrix.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(before[j - 2] + 1);
+            }
+        }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_words_only() {
+        let keys = ["caller", "to", "text", "context_of"];
+        for (word, want) in [
+            ("txt", Some("text")),
+            ("calller", Some("caller")),
+            ("context_off", Some("context_of")),
+            ("zzzzzz", None),
+        ] {
+            assert_eq!(did_you_mean(word, keys), want, "{word}");
+        }
+        assert_eq!(
+            did_you_mean("sned", ["send", "stream"]),
+            Some("send"),
+            "a swap is one edit"
+        );
+        let long_a = "a".repeat(30_000);
+        let long_b = "b".repeat(30_000);
+        assert_eq!(
+            did_you_mean(&long_a, [long_b.as_str()]),
+            None,
+            "long names cost no big matrix"
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

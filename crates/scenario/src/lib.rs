@@ -1,0 +1,19 @@
+//! Scenario files into the engine's model: the YAML contract's types, parsing with positions,
+//! imports and overrides, loading, card files, the JSON Schema, located diagnostics, and `check`'s
+//! walks (handler paths, laundering paths, look-alike ids); also the corpus of files a command
+//! reads. Depends on the engine and on `token` (callers' JWTs are verified at load); never on the
+//! reports or the server.
+
+pub mod authority_paths;
+pub mod card_file;
+pub mod confusables;
+pub mod corpus;
+pub mod diagnostic;
+pub mod file;
+pub mod imports;
+pub mod loader;
+pub mod overrides;
+pub mod paths;
+pub mod redact;
+pub mod schema;
+pub mod yaml;

@@ -1,0 +1,513 @@
+//! `expect:` entries: task paths and the tests on them, denials, rankings, pushes, errors.
+
+use crate::diagnostic::with_hint;
+use crate::file::*;
+use crate::yaml::Seg;
+use engine::admission::DenialCode;
+use engine::lifecycle::TaskState;
+use engine::record::ErrorCode;
+use engine::scenario::*;
+
+use super::conditions::text_test;
+use super::handlers::{NamedResult, ResultKind};
+use super::{Loader, Names, child};
+
+/// What a path segment names the next one in: an agent's handler, a fan-out's members, or (after
+/// a discovery) any agent's.
+enum Hop<'a> {
+    Agent(AgentIx),
+    Group(Option<&'a [Option<AgentIx>]>),
+    Any,
+}
+
+impl Loader<'_> {
+    /// An `expect` entry and whether it is `always: true`.
+    pub(super) fn expectation(
+        &mut self,
+        i: usize,
+        mut e: ExpectFile,
+        names: &Names,
+        alias_steps: &[u32],
+        steps: &[Step],
+    ) -> Option<(Expectation, bool)> {
+        let at = at!["expect", i];
+        let always = e.always.take().unwrap_or(false);
+        let given = e.given.take();
+        let is_task = e.task.is_some();
+        let mut entry = self.expectation_at(at.clone(), e, names, alias_steps, steps);
+        if let Some(mut g) = given {
+            let here = child(&at, "if");
+            if !is_task {
+                self.problem(here, "`if` goes with `task` entries only");
+                return None;
+            }
+            if g.always.is_some() || g.given.is_some() {
+                let key = if g.always.is_some() { "always" } else { "if" };
+                self.problem(
+                    child(&here, key),
+                    format!("`{key}` goes on the entry itself, not inside its `if`"),
+                );
+                return None;
+            }
+            g.always = None;
+            if g.task.is_none() {
+                self.problem(here, "an `if` is a task entry: `{task: PATH, ...tests}`");
+                return None;
+            }
+            let cond = self.expectation_at(here, *g, names, alias_steps, steps);
+            match (&mut entry, cond) {
+                (Some(Expectation::Task(te)), Some(Expectation::Task(c))) => {
+                    te.given = Some(Box::new(c));
+                }
+                _ => return None,
+            }
+        }
+        entry.map(|e| (e, always))
+    }
+
+    fn expectation_at(
+        &mut self,
+        at: Vec<Seg>,
+        e: ExpectFile,
+        names: &Names,
+        alias_steps: &[u32],
+        steps: &[Step],
+    ) -> Option<Expectation> {
+        let kinds = [
+            e.task.is_some(),
+            e.denied.is_some(),
+            e.ranking.is_some(),
+            e.matrix.is_some(),
+            e.pushes.is_some(),
+            e.errors.is_some(),
+        ];
+        if kinds.iter().filter(|&&k| k).count() != 1 {
+            self.problem(
+                at,
+                "an expectation has exactly one of `task`, `denied`, `ranking`, `matrix`, `pushes`, `errors`",
+            );
+            return None;
+        }
+        let task_tests = [
+            ("state", e.state.is_some()),
+            ("delegation_chain", e.delegation_chain.is_some()),
+            ("history", e.history.is_some()),
+            ("outcome", e.outcome.is_some()),
+            ("text", e.text.is_some()),
+            ("data", e.data.is_some()),
+            ("attempt", e.attempt.is_some()),
+        ];
+        if e.task.is_none()
+            && let Some((key, _)) = task_tests.iter().find(|t| t.1)
+        {
+            self.problem(child(&at, key), format!("`{key}` goes with `task`"));
+            return None;
+        }
+        if e.denied.is_none() && e.codes.is_some() {
+            self.problem(child(&at, "codes"), "`codes` goes with `denied`");
+            return None;
+        }
+        if e.ranking.is_none() && e.agents.is_some() {
+            self.problem(child(&at, "agents"), "`agents` goes with `ranking`");
+            return None;
+        }
+        if let Some(written) = e.task {
+            let here = child(&at, "task");
+            if !task_tests.iter().any(|t| t.1) {
+                self.problem(
+                    here,
+                    "a `task` expectation needs at least one test: `state`, `delegation_chain`, `history`, `outcome`, `text`, `data` or `attempt`",
+                );
+                return None;
+            }
+            let path = self.task_path(here, &written, names, alias_steps, steps);
+            let state = e.state.map(|w| self.states(&child(&at, "state"), &w));
+            let history = e.history.map(|words| {
+                let w = WordsFile { words, list: true };
+                self.states(&child(&at, "history"), &w)
+            });
+            let outcome = e.outcome.map(|w| self.outcomes(&child(&at, "outcome"), &w));
+            let data = e
+                .data
+                .map(|d| self.data_tests(&child(&at, "data"), d))
+                .unwrap_or_default();
+            let attempt = e.attempt.and_then(|n| {
+                let n = self.at_least(child(&at, "attempt"), "`attempt`", n, 1)?;
+                u32::try_from(n).ok()
+            });
+            return Some(Expectation::Task(TaskExpectation {
+                path: path?,
+                given: None,
+                state,
+                delegation_chain: e.delegation_chain,
+                history,
+                outcome,
+                text: e.text.map(text_test),
+                data,
+                attempt,
+            }));
+        }
+        if let Some(step) = e.denied {
+            let here = child(&at, "denied");
+            let codes = self.denial_codes(&child(&at, "codes"), e.codes.unwrap_or_default());
+            let step = match step {
+                StepRefFile::Alias(a) if a.contains('/') => {
+                    let path = self.task_path(here, &a, names, alias_steps, steps)?;
+                    return Some(Expectation::DeniedPath { path, codes });
+                }
+                StepRefFile::Alias(a) => alias_steps
+                    .get(self.alias_ref(here.clone(), &a, names))
+                    .map_or(0, |&s| s as usize),
+                StepRefFile::Step(n) => usize::try_from(n).unwrap_or(0),
+            };
+            if !matches!(steps.get(step.wrapping_sub(1)), Some(Step::Send(_))) {
+                self.problem(here, format!("`denied` names step {step}, which is not a send or stream step of this file"));
+                return None;
+            }
+            return Some(Expectation::Denied { step, codes });
+        }
+        if let Some(n) = e.ranking {
+            let step = usize::try_from(n).unwrap_or(0);
+            if !matches!(steps.get(step.wrapping_sub(1)), Some(Step::Discover { .. })) {
+                self.problem(
+                    child(&at, "ranking"),
+                    format!("`ranking` names step {n}, which is not a discover step of this file (steps are numbered from 1)"),
+                );
+                return None;
+            }
+            let Some(list) = e.agents else {
+                self.problem(
+                    child(&at, "ranking"),
+                    "a `ranking` expectation needs `agents: [names]`, the ranked agents in order",
+                );
+                return None;
+            };
+            for (j, name) in list.iter().enumerate() {
+                let mut here = child(&at, "agents");
+                here.push(Seg::Index(j));
+                self.agent_ref(here, name, names);
+            }
+            return Some(Expectation::Ranking { step, agents: list });
+        }
+        if e.matrix.is_none() && e.grid.is_some() {
+            self.problem(child(&at, "grid"), "`grid` goes with `matrix`");
+            return None;
+        }
+        if let Some(n) = e.matrix {
+            return self.matrix_expectation(&at, n, e.grid, names, steps);
+        }
+        if let Some(p) = e.pushes {
+            let all = TaskState::ALL.map(|t| t.as_str());
+            let list = self.count_or_list(child(&at, "pushes"), p, &all, TaskState::from_a2a)?;
+            return Some(Expectation::Pushes(list));
+        }
+        let e = e.errors?;
+        let all = ErrorCode::ALL.map(|c| c.as_str());
+        let list = self.count_or_list(child(&at, "errors"), e, &all, |s| {
+            ErrorCode::ALL.into_iter().find(|c| c.as_str() == s)
+        })?;
+        Some(Expectation::Errors(list))
+    }
+
+    /// `{matrix: STEP, grid: {CALLER: {AGENT: [codes]}}}`: the grid must name exactly the step's
+    /// callers and agents, so an expectation pins the whole matrix, not the pairs someone remembered.
+    fn matrix_expectation(
+        &mut self,
+        at: &[Seg],
+        n: i64,
+        grid: Option<DataMap>,
+        names: &Names,
+        steps: &[Step],
+    ) -> Option<Expectation> {
+        let step = usize::try_from(n).unwrap_or(0);
+        let Some(Step::Matrix { callers, agents }) = steps.get(step.wrapping_sub(1)) else {
+            self.problem(
+                child(at, "matrix"),
+                format!("`matrix` names step {n}, which is not a matrix step of this file (steps are numbered from 1)"),
+            );
+            return None;
+        };
+        let here = child(at, "grid");
+        let Some(grid) = grid else {
+            self.problem(
+                child(at, "matrix"),
+                "a `matrix` expectation needs `grid: {CALLER: {AGENT: [codes]}}` for every pair",
+            );
+            return None;
+        };
+        let name_of = |table: &super::Table<String>, ix: usize| {
+            table
+                .iter()
+                .find(|(_, v)| **v == ix)
+                .map(|(k, _)| k.clone())
+                .unwrap_or_default()
+        };
+        let caller_names: Vec<String> = callers
+            .iter()
+            .map(|&c| name_of(&names.callers, c))
+            .collect();
+        let agent_names: Vec<String> = agents.iter().map(|&a| name_of(&names.agents, a)).collect();
+        let mut ok = true;
+        for key in grid.keys() {
+            if !caller_names.contains(key) {
+                self.problem(
+                    child(&here, key),
+                    format!("`{key}` is not a caller of matrix step {step}"),
+                );
+                ok = false;
+            }
+        }
+        let mut rows = Vec::with_capacity(caller_names.len());
+        for c in &caller_names {
+            let Some(row) = grid.get(c) else {
+                self.problem(here.clone(), format!("the grid has no row for caller `{c}`: a matrix expectation gives every pair"));
+                ok = false;
+                continue;
+            };
+            let at_row = child(&here, c);
+            let Some(row) = row.as_object() else {
+                self.problem(at_row, "a row is a mapping `AGENT: [codes]`");
+                ok = false;
+                continue;
+            };
+            for key in row.keys() {
+                if !agent_names.contains(key) {
+                    self.problem(
+                        child(&at_row, key),
+                        format!("`{key}` is not an agent of matrix step {step}"),
+                    );
+                    ok = false;
+                }
+            }
+            let mut cells = Vec::with_capacity(agent_names.len());
+            for a in &agent_names {
+                let at_cell = child(&at_row, a);
+                let codes = match row.get(a).map(|v| v.as_array()) {
+                    None => {
+                        self.problem(at_row.clone(), format!("row `{c}` has no cell for agent `{a}`: a matrix expectation gives every pair"));
+                        ok = false;
+                        continue;
+                    }
+                    Some(None) => {
+                        self.problem(at_cell, "a cell is a list of denial codes (`[]`: admitted)");
+                        ok = false;
+                        continue;
+                    }
+                    Some(Some(list)) => list,
+                };
+                let mut written = Vec::with_capacity(codes.len());
+                for (j, v) in codes.iter().enumerate() {
+                    match v.as_str() {
+                        Some(s) => written.push(s.to_string()),
+                        None => {
+                            let mut p = at_cell.clone();
+                            p.push(Seg::Index(j));
+                            self.problem(p, "a denial code is a word such as `tenant`");
+                            ok = false;
+                        }
+                    }
+                }
+                cells.push(self.denial_codes(&at_cell, written));
+            }
+            rows.push(cells);
+        }
+        ok.then_some(Expectation::Matrix { step, grid: rows })
+    }
+
+    fn denial_codes(&mut self, at: &[Seg], written: Vec<String>) -> Vec<DenialCode> {
+        let mut codes = Vec::new();
+        for (j, c) in written.iter().enumerate() {
+            match DenialCode::ALL.into_iter().find(|d| d.as_str() == c) {
+                Some(code) => codes.push(code),
+                None => {
+                    let msg = with_hint(
+                        format!("unknown denial code `{c}`"),
+                        c,
+                        DenialCode::ALL.map(|d| d.as_str()),
+                    );
+                    let mut here = at.to_vec();
+                    here.push(Seg::Index(j));
+                    self.problem(here, msg);
+                }
+            }
+        }
+        codes
+    }
+
+    /// `ALIAS/NAME/2/...`: an alias, then `as` names, a number after a fan-out's name picking
+    /// its member. Names are checked against the handler of the agent they are in, when the file
+    /// says which agent that is (a discovery could pick any: then some agent must define it).
+    fn task_path(
+        &mut self,
+        at: Vec<Seg>,
+        written: &str,
+        names: &Names,
+        alias_steps: &[u32],
+        steps: &[Step],
+    ) -> Option<TaskPath> {
+        let mut segments = written.split('/');
+        let first = segments.next().unwrap_or_default();
+        if written.split('/').any(str::is_empty) {
+            self.problem(
+                at,
+                format!("`{written}` has an empty segment: a task path is an alias, then `as` names and member numbers, joined by single `/`"),
+            );
+            return None;
+        }
+        let before = self.problems.len();
+        let alias = self.alias_ref(at.clone(), first, names);
+        if self.problems.len() > before {
+            return None;
+        }
+        let results = std::mem::take(&mut self.results);
+        let mut hop = match alias_steps
+            .get(alias)
+            .and_then(|&s| steps.get(s as usize - 1))
+        {
+            Some(Step::Send(Send {
+                to: Target::Agent(a),
+                ..
+            })) => Hop::Agent(*a),
+            _ => Hop::Any,
+        };
+        let mut hops = Vec::new();
+        let mut prev = first;
+        let mut problem = None;
+        for seg in segments {
+            let member = seg.bytes().all(|b| b.is_ascii_digit());
+            let next = match (&hop, member) {
+                (Hop::Group(members), true) => match seg.parse::<usize>() {
+                    Ok(n) if n >= 1 => {
+                        hops.push(PathHop::Member(n));
+                        match members {
+                            Some(m) if n > m.len() => Err(format!(
+                                "`{prev}` has {} members, so there is no member {n}",
+                                m.len()
+                            )),
+                            Some(m) => Ok(m[n - 1].map_or(Hop::Any, Hop::Agent)),
+                            None => Ok(Hop::Any),
+                        }
+                    }
+                    _ => Err(format!(
+                        "`{seg}` is not a member number: members are numbered from 1"
+                    )),
+                },
+                (Hop::Any, true) => match seg.parse::<usize>() {
+                    Ok(n) if n >= 1 => {
+                        hops.push(PathHop::Member(n));
+                        Ok(Hop::Any)
+                    }
+                    _ => Err(format!(
+                        "`{seg}` is not a member number: members are numbered from 1"
+                    )),
+                },
+                (Hop::Agent(_), true) => Err(format!(
+                    "`{seg}` picks a fan-out member, but `{prev}` is not a fan-out"
+                )),
+                (Hop::Group(_), false) => Err(format!(
+                    "`{prev}` is a fan-out: pick one of its members by number, e.g. `{prev}/1/{seg}`"
+                )),
+                (Hop::Agent(a), false) => {
+                    hops.push(PathHop::Result(seg.to_string()));
+                    match results
+                        .get(*a)
+                        .and_then(|rs| rs.iter().find(|r| r.name == seg))
+                    {
+                        Some(r) => Ok(hop_of(r)),
+                        None => {
+                            let agent = names
+                                .agents
+                                .iter()
+                                .find(|(_, ix)| **ix == *a)
+                                .map_or("", |(n, _)| n.as_str());
+                            let candidates = results
+                                .get(*a)
+                                .into_iter()
+                                .flatten()
+                                .map(|r| r.name.as_str());
+                            Err(with_hint(
+                                format!(
+                                    "unknown result `{seg}`: the handler of `{agent}` has no delegation or fan-out with `as: {seg}`"
+                                ),
+                                seg,
+                                candidates,
+                            ))
+                        }
+                    }
+                }
+                (Hop::Any, false) => {
+                    hops.push(PathHop::Result(seg.to_string()));
+                    let all = results.iter().flatten();
+                    match all.clone().find(|r| r.name == seg) {
+                        // After a discovery the agent is not known; keep accepting what follows.
+                        Some(r) if r.kind.is_group() => Ok(Hop::Any),
+                        Some(r) => Ok(hop_of(r)),
+                        None => Err(with_hint(
+                            format!(
+                                "unknown result `{seg}`: no agent's handler has a delegation or fan-out with `as: {seg}`"
+                            ),
+                            seg,
+                            all.map(|r| r.name.as_str()),
+                        )),
+                    }
+                }
+            };
+            match next {
+                Ok(h) => hop = h,
+                Err(e) => {
+                    problem = Some(e);
+                    break;
+                }
+            }
+            prev = seg;
+        }
+        self.results = results;
+        if let Some(e) = problem {
+            self.problem(at, format!("task path `{written}`: {e}"));
+            return None;
+        }
+        Some(TaskPath { alias, hops })
+    }
+
+    fn count_or_list<T>(
+        &mut self,
+        at: Vec<Seg>,
+        value: CountOrList,
+        all: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<Expected<T>> {
+        match value {
+            CountOrList::Count(n) if n >= 0 => {
+                Some(Expected::Count(usize::try_from(n).unwrap_or(usize::MAX)))
+            }
+            CountOrList::Count(n) => {
+                self.problem(at, format!("a count must be 0 or more, not {n}"));
+                None
+            }
+            CountOrList::List(items) => {
+                let mut out = Vec::new();
+                for (j, item) in items.iter().enumerate() {
+                    match parse(item) {
+                        Some(v) => out.push(v),
+                        None => {
+                            let msg = with_hint(
+                                format!("unknown value `{item}`"),
+                                item,
+                                all.iter().copied(),
+                            );
+                            self.problem([at.clone(), vec![Seg::Index(j)]].concat(), msg);
+                        }
+                    }
+                }
+                Some(Expected::List(out))
+            }
+        }
+    }
+}
+
+fn hop_of(r: &NamedResult) -> Hop<'_> {
+    match &r.kind {
+        ResultKind::Delegate(a) => a.map_or(Hop::Any, Hop::Agent),
+        ResultKind::FanOut(members) => Hop::Group(members.as_deref()),
+    }
+}

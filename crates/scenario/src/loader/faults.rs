@@ -1,0 +1,225 @@
+//! `faults:` and `policy.push_delivery` (faults.md §1): every entry checked, every problem located
+//! at the offending key, with a hint where a name was mistyped.
+
+use crate::diagnostic::with_hint;
+use crate::file::*;
+use crate::yaml::Seg;
+use engine::faults::*;
+use engine::push::HostPattern;
+use engine::scenario::Policy;
+
+use super::{Loader, Names, child};
+
+const AGENT_KINDS: [&str; 3] = ["unavailable", "slow", "crash"];
+const HOST_KINDS: [&str; 2] = ["down", "duplicate"];
+
+impl Loader<'_> {
+    pub(super) fn push_delivery(&mut self, p: Option<PushDeliveryFile>) -> Option<DeliveryPolicy> {
+        let p = p?;
+        let at = at!["policy", "push_delivery"];
+        let mut policy = DeliveryPolicy::default();
+        if let Some(n) = p.attempts {
+            match u32::try_from(n) {
+                Ok(n @ 1..=64) => policy.attempts = n,
+                _ => self.problem(
+                    child(&at, "attempts"),
+                    format!("push_delivery.attempts must be 1 to 64, not {n}"),
+                ),
+            }
+        }
+        if let Some(b) = p.backoff {
+            match u64::try_from(b) {
+                Ok(b) => policy.backoff = b,
+                Err(_) => self.problem(
+                    child(&at, "backoff"),
+                    format!("push_delivery.backoff must be 0 or more ticks, not {b}"),
+                ),
+            }
+        }
+        Some(policy)
+    }
+
+    pub(super) fn faults(
+        &mut self,
+        faults: Option<Vec<FaultFile>>,
+        push_delivery: Option<DeliveryPolicy>,
+        policy: &Policy,
+        names: &Names,
+    ) -> Faults {
+        let entries = faults
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, f)| self.fault(at!["faults", i], f, policy, names))
+            .collect();
+        Faults {
+            entries,
+            push_delivery,
+        }
+    }
+
+    fn fault(
+        &mut self,
+        at: Vec<Seg>,
+        f: FaultFile,
+        policy: &Policy,
+        names: &Names,
+    ) -> Option<Fault> {
+        let kinds: Vec<&str> = [
+            ("unavailable", f.unavailable.is_some()),
+            ("slow", f.slow.is_some()),
+            ("crash", f.crash.is_some()),
+            ("down", f.down.is_some()),
+            ("duplicate", f.duplicate.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(k, set)| set.then_some(k))
+        .collect();
+        let (target, allowed) = match (&f.agent, &f.push_host) {
+            (Some(name), None) => {
+                let ix = self.agent_ref(child(&at, "agent"), name, names);
+                (FaultTarget::Agent(ix), &AGENT_KINDS[..])
+            }
+            (None, Some(host)) => {
+                let host = self.push_host(child(&at, "push_host"), host, policy)?;
+                (FaultTarget::PushHost(host), &HOST_KINDS[..])
+            }
+            _ => {
+                self.problem(
+                    at,
+                    "a fault has exactly one target: `agent: NAME` or `push_host: HOST`",
+                );
+                return None;
+            }
+        };
+        let [kind] = kinds[..] else {
+            let which = if matches!(target, FaultTarget::Agent(_)) {
+                "an agent fault has exactly one of `unavailable`, `slow`, `crash`"
+            } else {
+                "a push host fault has exactly one of `down`, `duplicate`"
+            };
+            self.problem(at, which);
+            return None;
+        };
+        if !allowed.contains(&kind) {
+            let hint = match target {
+                FaultTarget::Agent(_) => "an agent takes `unavailable`, `slow` or `crash`",
+                FaultTarget::PushHost(_) => "a push host takes `down` or `duplicate`",
+            };
+            self.problem(
+                child(&at, kind),
+                format!("`{kind}` is not a fault of this target: {hint}"),
+            );
+            return None;
+        }
+        let here = child(&at, kind);
+        let kind = match kind {
+            "unavailable" => FaultKind::Unavailable(self.window(&here, f.unavailable?)?),
+            "down" => FaultKind::Down(self.window(&here, f.down?)?),
+            "slow" => {
+                let s = f.slow?;
+                let extra = self.tick(child(&here, "extra"), "`extra`", s.extra);
+                let window = self.window(
+                    &here,
+                    WindowFile {
+                        from: s.from,
+                        to: s.to,
+                    },
+                );
+                FaultKind::Slow {
+                    window: window?,
+                    extra: extra?,
+                }
+            }
+            "crash" => {
+                let c = f.crash?;
+                let at_tick = self.tick(child(&here, "at"), "`at`", c.at)?;
+                let restart = match c.restart {
+                    None => None,
+                    Some(r) => {
+                        let r = self.tick(child(&here, "restart"), "`restart`", r)?;
+                        if r <= at_tick {
+                            self.problem(
+                                child(&here, "restart"),
+                                format!("`restart: {r}` must come after `at: {at_tick}` (the agent is down on [at, restart))"),
+                            );
+                            return None;
+                        }
+                        Some(r)
+                    }
+                };
+                FaultKind::Crash {
+                    at: at_tick,
+                    restart,
+                }
+            }
+            _ => FaultKind::Duplicate(f.duplicate.unwrap_or(false)),
+        };
+        Some(Fault { target, kind })
+    }
+
+    fn tick(&mut self, at: Vec<Seg>, what: &str, n: i64) -> Option<u64> {
+        let t = u64::try_from(n).ok();
+        if t.is_none() {
+            self.problem(at, format!("{what} is a tick, 0 or more, not {n}"));
+        }
+        t
+    }
+
+    fn window(&mut self, at: &[Seg], w: WindowFile) -> Option<Window> {
+        let from = match w.from {
+            Some(n) => self.tick(child(at, "from"), "`from`", n),
+            None => Some(0),
+        };
+        let to = match w.to {
+            Some(n) => self.tick(child(at, "to"), "`to`", n).map(Some),
+            None => Some(None),
+        };
+        let (from, to) = (from?, to?);
+        if let Some(to) = to
+            && to <= from
+        {
+            self.problem(
+                child(at, "to"),
+                format!("the window [{from}, {to}) is empty: `to` must be after `from` (windows are half-open)"),
+            );
+            return None;
+        }
+        Some(Window { from, to })
+    }
+
+    /// A host name (not a pattern), normalised like an allowed-host entry, that the allow-list
+    /// admits.
+    fn push_host(&mut self, at: Vec<Seg>, host: &str, policy: &Policy) -> Option<String> {
+        let normal = match HostPattern::parse(host) {
+            Ok(HostPattern::Exact(h)) => h,
+            Ok(HostPattern::AnySubdomainOf(_)) => {
+                self.problem(
+                    at,
+                    format!("`{host}` is a pattern: a push_host fault names one host, e.g. `hooks.acme.example`"),
+                );
+                return None;
+            }
+            Err(e) => {
+                self.problem(at, e);
+                return None;
+            }
+        };
+        if !policy.push_allowed_hosts.iter().any(|p| p.matches(&normal)) {
+            let exact = policy.push_allowed_hosts.iter().filter_map(|p| match p {
+                HostPattern::Exact(h) => Some(h.as_str()),
+                HostPattern::AnySubdomainOf(_) => None,
+            });
+            let msg = with_hint(
+                format!(
+                    "push host `{normal}` is not admitted by policy.push_allowed_hosts, so no push can reach it"
+                ),
+                &normal,
+                exact,
+            );
+            self.problem(at, msg);
+            return None;
+        }
+        Some(normal)
+    }
+}

@@ -1,0 +1,512 @@
+//! The HTTP side: the listener and its shutdown (signals, `--exit-after`, `--idle-exit`), the
+//! cards, routing under `/agents/NAME/`, and the HTTP+JSON binding (JSON-RPC is `jsonrpc.rs`;
+//! a request's caller and body `request.rs`; responses and streams `responses.rs`; webhooks
+//! `webhooks.rs`).
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::sync::{Notify, watch};
+
+use super::Options;
+use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
+use super::protocol::{self, Op};
+use super::request::{caller_of, read_body, url_decode};
+use super::responses::*;
+use super::sse::Streams;
+use super::{jsonrpc, webhooks};
+use engine::scenario::Scenario;
+use output::protocol::version::A2aVersion;
+
+pub(super) struct State {
+    agents: HashMap<String, usize>,
+    /// Each agent's served card, rendered once.
+    cards: Vec<Bytes>,
+    /// Each agent's `defaultOutputModes`, as its card names them.
+    pub(super) output_modes: Vec<Vec<String>>,
+    pub(super) callers: HashMap<String, usize>,
+    /// Verified callers by their bearer token (scenarios with `keys`).
+    pub(super) bearers: HashMap<String, usize>,
+    pub(super) keyed: bool,
+    root: Option<usize>,
+    tx: std::sync::Mutex<Sender<Job>>,
+    pub(super) max_body: usize,
+    exit_after: Option<u64>,
+    served: AtomicU64,
+    /// Milliseconds since `start` of the last request's arrival.
+    last: AtomicU64,
+    start: Instant,
+    stop: Notify,
+    /// The live streams: whether the server is stopping, and how many are open.
+    pub(super) streams: Streams,
+}
+
+fn card_body(scenario: &Scenario, ix: usize, base: &str, v: A2aVersion) -> Result<Bytes, String> {
+    let agent = &scenario.agents[ix];
+    let url = format!("{base}/agents/{}/", agent.name());
+    let mut card = output::protocol::card::card_json(&agent.card, v)
+        .map_err(|e| format!("agent `{}`: {e}", agent.name()))?;
+    // The served address replaces the scenario's; 1.0 also names the HTTP+JSON binding.
+    if let Some(o) = card.as_object_mut() {
+        match v {
+            A2aVersion::V0_3 => {
+                o.insert("url".into(), json!(url));
+                o.insert(
+                    "additionalInterfaces".into(),
+                    json!([{"url": url, "transport": "JSONRPC"}, {"url": url.trim_end_matches('/'), "transport": "HTTP+JSON"}]),
+                );
+            }
+            A2aVersion::V1_0 => {
+                o.insert(
+                    "supportedInterfaces".into(),
+                    json!([
+                        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                        {"url": url.trim_end_matches('/'), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                    ]),
+                );
+            }
+        }
+    }
+    serde_json::to_vec_pretty(&card)
+        .map(Bytes::from)
+        .map_err(|e| e.to_string())
+}
+
+pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
+    let scenario: &'static Scenario = Box::leak(Box::new(scenario));
+    let listener = TcpListener::bind(options.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", options.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let base = match &options.advertise_host {
+        None => format!("http://{addr}"),
+        Some(host) => {
+            // An IPv6 literal takes brackets in a URL.
+            let host = match host.parse::<std::net::Ipv6Addr>() {
+                Ok(v6) => format!("[{v6}]"),
+                Err(_) => host.clone(),
+            };
+            format!("http://{host}:{}", addr.port())
+        }
+    };
+    let cards = (0..scenario.agents.len())
+        .map(|ix| card_body(scenario, ix, &base, options.version))
+        .collect::<Result<Vec<_>, _>>()?;
+    let output_modes = cards
+        .iter()
+        .map(|card| {
+            let card: Value = serde_json::from_slice(card).unwrap_or_default();
+            card["defaultOutputModes"]
+                .as_array()
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let agents = scenario
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.name().to_string(), i))
+        .collect();
+    let callers = scenario
+        .callers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.clone(), i))
+        .collect();
+    let bearers = scenario
+        .callers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.token.clone().map(|t| (t, i)))
+        .collect();
+    let root = options
+        .root_agent
+        .as_ref()
+        .and_then(|r| scenario.agents.iter().position(|a| a.name() == r));
+    let (tx, rx) = std::sync::mpsc::channel::<Job>();
+    let (deliver, notifications) = tokio::sync::mpsc::unbounded_channel();
+    let tls = webhooks::tls_connector(options.push_ca.as_deref())?;
+    let delivery = tokio::spawn(webhooks::deliver_all(notifications, tls));
+    let settings = owner::Settings {
+        tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
+        report: options.report.clone(),
+        version: options.version,
+        deliver,
+    };
+    let world = std::thread::Builder::new()
+        .name("a2a-sim-world".into())
+        .spawn(move || owner::run(scenario, settings, rx))
+        .map_err(|e| e.to_string())?;
+    let (closing_tx, closing_rx) = watch::channel(false);
+    let state = Arc::new(State {
+        agents,
+        cards,
+        output_modes,
+        callers,
+        bearers,
+        keyed: scenario.tokens.is_some(),
+        root,
+        tx: std::sync::Mutex::new(tx),
+        max_body: options.max_body,
+        exit_after: options.exit_after,
+        served: AtomicU64::new(0),
+        last: AtomicU64::new(0),
+        start: Instant::now(),
+        stop: Notify::new(),
+        streams: Streams::new(closing_rx.clone()),
+    });
+    // Handlers in place before anyone is told the server is ready.
+    let signals = shutdown_signal();
+    if let Some(path) = &options.ready_file {
+        std::fs::write(path, format!("{addr}\n"))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mut connections = tokio::task::JoinSet::new();
+    tokio::pin!(signals);
+    let idle = options.idle_exit;
+    // When a stream was last seen open: the server idles from a stream's end, not its request's.
+    let streaming = std::cell::Cell::new(Duration::ZERO);
+    loop {
+        let idle_check = async {
+            match idle {
+                Some(limit) => loop {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    if state.streams.open() > 0 {
+                        streaming.set(state.start.elapsed());
+                        continue;
+                    }
+                    let last = Duration::from_millis(state.last.load(Ordering::Relaxed));
+                    if state
+                        .start
+                        .elapsed()
+                        .saturating_sub(last.max(streaming.get()))
+                        >= limit
+                    {
+                        return;
+                    }
+                },
+                None => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else {
+                    // Out of descriptors, say: let connections close before trying again.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
+                let _ = stream.set_nodelay(true);
+                let state = state.clone();
+                let mut closing = closing_rx.clone();
+                connections.spawn(async move {
+                    let service = hyper::service::service_fn(move |req| {
+                        let state = state.clone();
+                        async move { Ok::<_, Infallible>(handle(&state, req).await) }
+                    });
+                    let conn = hyper::server::conn::http1::Builder::new()
+                        .keep_alive(true)
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::pin!(conn);
+                    tokio::select! {
+                        _ = conn.as_mut() => {}
+                        _ = closing.changed() => {
+                            conn.as_mut().graceful_shutdown();
+                            let _ = conn.await;
+                        }
+                    }
+                });
+            }
+            _ = &mut signals => break,
+            _ = state.stop.notified() => break,
+            _ = idle_check => break,
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    drop(listener);
+    // The world goes first: requests already queued are answered, live subscriptions get their
+    // last events and end, and the report is written; then in-flight responses finish and idle
+    // keep-alive connections close.
+    let (reply, done) = tokio::sync::oneshot::channel();
+    if let Ok(tx) = state.tx.lock() {
+        let _ = tx.send(Job {
+            req: Req::Shutdown,
+            reply,
+        });
+    }
+    let _ = done.await;
+    let _ = closing_tx.send(true);
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    let done = match world.join() {
+        Ok(r) => r,
+        Err(_) => Err("the world thread stopped unexpectedly".into()),
+    };
+    // Webhooks still queued are delivered (their retries included) before the process ends.
+    let _ = tokio::time::timeout(Duration::from_secs(30), delivery).await;
+    done
+}
+
+/// SIGINT or SIGTERM; registered when called, so a signal sent right after is not lost.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let handlers = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        );
+        async move {
+            let (Ok(mut term), Ok(mut int)) = handlers else {
+                return std::future::pending().await;
+            };
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// The binding a request arrived on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Binding {
+    JsonRpc,
+    Rest,
+}
+
+async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
+    state
+        .last
+        .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    let r = route(state, req).await;
+    state
+        .last
+        .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    let n = state.served.fetch_add(1, Ordering::SeqCst) + 1;
+    if state.exit_after.is_some_and(|limit| n >= limit) {
+        state.stop.notify_one();
+    }
+    r
+}
+
+async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
+    let path = req.uri().path().to_string();
+    let (agent, rest) = match path.strip_prefix("/agents/") {
+        Some(tail) => {
+            let (name, rest) = match tail.find('/') {
+                Some(i) => (&tail[..i], &tail[i..]),
+                None => (tail, ""),
+            };
+            match state.agents.get(name) {
+                Some(&ix) => (ix, rest.to_string()),
+                None => return not_found(&format!("no agent `{name}` is served here")),
+            }
+        }
+        None => match state.root {
+            Some(ix) => (ix, path.clone()),
+            None => return not_found("agents are served under /agents/NAME/"),
+        },
+    };
+    let method = req.method().clone();
+    let rest = rest.as_str();
+    if rest == "/.well-known/agent-card.json" || rest == "/.well-known/agent.json" {
+        return match method {
+            Method::GET => response(200, "application/json", state.cards[agent].clone()),
+            _ => method_not_allowed(),
+        };
+    }
+    // REST routes; everything else POSTed at the agent's root is JSON-RPC.
+    let rest_route: Option<(Op, Option<String>, Option<String>)> = match (&method, rest) {
+        (&Method::POST, "" | "/") => None,
+        (&Method::POST, "/message:send") => Some((Op::Send, None, None)),
+        (&Method::POST, "/message:stream") => Some((Op::Stream, None, None)),
+        (&Method::GET, "/tasks") => Some((Op::List, None, None)),
+        (&Method::GET, "/extendedAgentCard") => Some((Op::ExtendedCard, None, None)),
+        (m, r) if r.starts_with("/tasks/") => {
+            let tail = &r["/tasks/".len()..];
+            let parts: Vec<&str> = tail.split('/').collect();
+            match (m, parts.as_slice()) {
+                (&Method::POST, [id]) if id.ends_with(":cancel") => Some((
+                    Op::Cancel,
+                    Some(id.trim_end_matches(":cancel").into()),
+                    None,
+                )),
+                (&Method::GET | &Method::POST, [id]) if id.ends_with(":subscribe") => Some((
+                    Op::Subscribe,
+                    Some(id.trim_end_matches(":subscribe").into()),
+                    None,
+                )),
+                (&Method::GET, [id]) => Some((Op::Get, Some(id.to_string()), None)),
+                (&Method::POST, [id, "pushNotificationConfigs"]) => {
+                    Some((Op::SetPush, Some(id.to_string()), None))
+                }
+                (&Method::GET, [id, "pushNotificationConfigs"]) => {
+                    Some((Op::ListPush, Some(id.to_string()), None))
+                }
+                (&Method::GET, [id, "pushNotificationConfigs", c]) => {
+                    Some((Op::GetPush, Some(id.to_string()), Some(c.to_string())))
+                }
+                (&Method::DELETE, [id, "pushNotificationConfigs", c]) => {
+                    Some((Op::DeletePush, Some(id.to_string()), Some(c.to_string())))
+                }
+                _ => return not_found(&format!("no route {m} {r}")),
+            }
+        }
+        (_, "" | "/" | "/message:send" | "/message:stream" | "/tasks") => {
+            return method_not_allowed();
+        }
+        (m, r) => return not_found(&format!("no route {m} {r}")),
+    };
+    let binding = if rest_route.is_some() {
+        Binding::Rest
+    } else {
+        Binding::JsonRpc
+    };
+    let caller = caller_of(state, &req);
+    let a2a_version = req
+        .headers()
+        .get("a2a-version")
+        .map(|h| A2aVersion::parse(h.to_str().unwrap_or("").trim()));
+    let query = req.uri().query().map(str::to_string);
+    let body = match read_body(state, req).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    match rest_route {
+        Some((op, task, config)) => {
+            let caller = match caller {
+                Ok(c) => c,
+                Err(f) => return rest_failure(&f),
+            };
+            let mut params = if body.is_empty() {
+                json!({})
+            } else {
+                match serde_json::from_slice::<Value>(&body) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        return rest_failure(&Failure::new(
+                            FailureKind::InvalidParams,
+                            format!("the body is not JSON: {e}"),
+                        ));
+                    }
+                }
+            };
+            // The query first: the ids of the path are the ones that count.
+            if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
+                for pair in q.split('&').filter(|p| !p.is_empty()) {
+                    let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                    o.insert(url_decode(k, true), json!(url_decode(v, true)));
+                }
+            }
+            if let (Some(id), Some(o)) = (task, params.as_object_mut()) {
+                // Push configs name their task `taskId` (the config is `id`); others `id`.
+                let push = matches!(
+                    op,
+                    Op::SetPush | Op::GetPush | Op::ListPush | Op::DeletePush
+                );
+                let key = if push { "taskId" } else { "id" };
+                o.insert(key.into(), json!(url_decode(&id, false)));
+            }
+            if let (Some(c), Some(o)) = (config, params.as_object_mut()) {
+                o.insert("id".into(), json!(url_decode(&c, false)));
+            }
+            // `A2A-Version`, when sent, picks the shapes (the binding's own is 1.0).
+            let version = match a2a_version {
+                None => A2aVersion::V1_0,
+                Some(Some(v)) => v,
+                Some(None) => {
+                    return rest_failure(&Failure::new(
+                        FailureKind::VersionNotSupported,
+                        "A2A-Version: this server speaks 1.0 and 0.3",
+                    ));
+                }
+            };
+            let req = match protocol::request(
+                op,
+                version,
+                &params,
+                caller,
+                agent,
+                &state.output_modes[agent],
+            ) {
+                Ok(r) => r,
+                Err(f) => return rest_failure(&f),
+            };
+            let stream = matches!(op, Op::Stream | Op::Subscribe);
+            match ask(state, req).await {
+                // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
+                Answer::Task(t) if stream => sse([owner::as_stream_event(t, version)]),
+                Answer::Task(t) => {
+                    let t = protocol::trim_history(t, protocol::answer_history(op, &params));
+                    match op {
+                        Op::Send if version == A2aVersion::V1_0 => {
+                            json_response(200, &json!({ "task": t }))
+                        }
+                        _ => json_response(200, &t),
+                    }
+                }
+                Answer::Events(events) if stream => paced(&state.streams, events, |e| e),
+                Answer::Events(mut events) => {
+                    json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
+                }
+                Answer::Live(events) => live(&state.streams, events, |e| e),
+                Answer::Value(v) => json_response(200, &v),
+                Answer::Error(f) if stream => sse([protocol::rest_error(&f).1]),
+                Answer::Error(f) => rest_failure(&f),
+            }
+        }
+        None => {
+            debug_assert!(binding == Binding::JsonRpc);
+            jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await
+        }
+    }
+}
+
+pub(super) async fn ask(state: &State, req: Req) -> Answer {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let sent = match state.tx.lock() {
+        Ok(tx) => tx.send(Job { req, reply }).is_ok(),
+        Err(_) => false,
+    };
+    if !sent {
+        return Answer::Error(Failure::new(
+            FailureKind::Internal,
+            "the server is stopping",
+        ));
+    }
+    match answer.await {
+        Ok(Reply { answer, delay }) => {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            answer
+        }
+        Err(_) => Answer::Error(Failure::new(
+            FailureKind::Internal,
+            "the server is stopping",
+        )),
+    }
+}

@@ -1,0 +1,134 @@
+//! The JSON-RPC 2.0 binding: the envelope's checks, the method's operation, the answer (a
+//! stream's events each in an envelope of its own).
+
+use hyper::Response;
+use serde_json::{Value, json};
+
+use super::http::{State, ask};
+use super::owner::{Answer, Failure, FailureKind, as_stream_event};
+use super::protocol::{self, Op};
+use super::responses::*;
+use output::protocol::version::A2aVersion;
+
+pub(super) async fn json_rpc(
+    state: &State,
+    body: &[u8],
+    caller: Result<usize, Failure>,
+    agent: usize,
+    header: Option<Option<A2aVersion>>,
+) -> Response<Body> {
+    let doc: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => {
+            return json_response(
+                200,
+                &rpc_failure(&Value::Null, -32700, &format!("Parse error: {e}")),
+            );
+        }
+    };
+    if doc.is_array() {
+        return json_response(
+            200,
+            &rpc_failure(
+                &Value::Null,
+                -32600,
+                "Invalid Request: batch requests are not supported; send one request at a time",
+            ),
+        );
+    }
+    let id = match doc.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => id.clone(),
+        None => Value::Null,
+        Some(_) => {
+            return json_response(
+                200,
+                &rpc_failure(
+                    &Value::Null,
+                    -32600,
+                    "Invalid Request: `id` must be a string, a number or null",
+                ),
+            );
+        }
+    };
+    if doc.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return json_response(
+            200,
+            &rpc_failure(&id, -32600, "Invalid Request: `jsonrpc` must be \"2.0\""),
+        );
+    }
+    let Some(name) = doc.get("method").and_then(Value::as_str) else {
+        return json_response(
+            200,
+            &rpc_failure(&id, -32600, "Invalid Request: `method` must be a string"),
+        );
+    };
+    let Some((op, v)) = protocol::method(name) else {
+        return json_response(
+            200,
+            &rpc_failure(&id, -32601, &format!("Method not found: `{name}`")),
+        );
+    };
+    let stream = matches!(op, Op::Stream | Op::Subscribe);
+    let fail = |f: &Failure| {
+        let e = json!({"jsonrpc": "2.0", "id": id, "error": protocol::rpc_error(f)});
+        if f.kind == FailureKind::Unauthenticated {
+            json_response(401, &e)
+        } else if stream {
+            sse([e])
+        } else {
+            json_response(200, &e)
+        }
+    };
+    // `A2A-Version`, when sent, must be one this server speaks and the method's own.
+    match header {
+        Some(None) => {
+            return fail(&Failure::new(
+                FailureKind::VersionNotSupported,
+                "A2A-Version: this server speaks 1.0 and 0.3",
+            ));
+        }
+        Some(Some(h)) if h != v => {
+            return fail(&Failure::new(
+                FailureKind::VersionNotSupported,
+                format!(
+                    "`{name}` is an A2A {} method; the A2A-Version header says {}",
+                    v.name(),
+                    h.name()
+                ),
+            ));
+        }
+        _ => {}
+    }
+    let caller = match caller {
+        Ok(c) => c,
+        Err(f) => return fail(&f),
+    };
+    let params = doc.get("params").cloned().unwrap_or(json!({}));
+    let req = match protocol::request(op, v, &params, caller, agent, &state.output_modes[agent]) {
+        Ok(r) => r,
+        Err(f) => return fail(&f),
+    };
+    let answer = ask(state, req).await;
+    // A notification (no `id`) is carried out and, as JSON-RPC has it, not answered.
+    if doc.get("id").is_none() {
+        return no_content();
+    }
+    let ok = envelope(id.clone());
+    match answer {
+        Answer::Task(t) if stream => sse([ok(as_stream_event(t, v))]),
+        Answer::Task(t) => {
+            let t = protocol::trim_history(t, protocol::answer_history(op, &params));
+            match op {
+                Op::Send if v == A2aVersion::V1_0 => json_response(200, &ok(json!({ "task": t }))),
+                _ => json_response(200, &ok(t)),
+            }
+        }
+        Answer::Events(events) if stream => paced(&state.streams, events, envelope(id)),
+        Answer::Events(mut events) => {
+            json_response(200, &ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
+        }
+        Answer::Live(events) => live(&state.streams, events, envelope(id)),
+        Answer::Value(v) => json_response(200, &ok(v)),
+        Answer::Error(f) => fail(&f),
+    }
+}

@@ -1,0 +1,542 @@
+//! The one owner of the world: a plain thread that takes requests in arrival order (a FIFO
+//! channel), runs each as a driver step at the current clock, renders its answer with the
+//! protocol adapters of `run --format a2a`, and runs scheduled work when real time says it is due.
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use engine::record::{CallId, ErrorCode, ErrorRecord, Event, EventKind, StepResult};
+use engine::scenario::{Scenario, Step, TaskRef};
+use engine::task::{Owner, TaskIx, parse_task_id};
+use engine::world::World;
+use output::protocol::export;
+
+use super::push_configs::PushConfigs;
+pub use super::subscriptions::LiveStream;
+use super::subscriptions::Subscriptions;
+use output::protocol::version::A2aVersion;
+
+/// What the server asks of the world.
+pub enum Req {
+    /// A driver step (send, stream, reply, get, cancel, set push config). `stream`: answered
+    /// with its events (a reply sent on a stream too); `push_id`: the id a push config was given.
+    Step {
+        step: Box<Step>,
+        /// The agent the request was sent to (its URL's).
+        agent: usize,
+        version: A2aVersion,
+        stream: bool,
+        push_id: String,
+    },
+    List(ListQuery, A2aVersion),
+    /// A live subscription to a task.
+    Subscribe {
+        caller: usize,
+        agent: usize,
+        task: String,
+        version: A2aVersion,
+    },
+    /// Read or delete a task's push config.
+    PushConfig(PushQuery),
+    /// End the subscriptions, write the report (if asked) and stop.
+    Shutdown,
+}
+
+pub struct ListQuery {
+    pub caller: usize,
+    pub agent: usize,
+    pub context_id: Option<String>,
+    pub status: Option<engine::lifecycle::TaskState>,
+    /// Only tasks whose status changed after this instant (milliseconds since the epoch).
+    pub status_after: Option<i64>,
+    pub history_length: Option<usize>,
+    pub include_artifacts: bool,
+    pub page_size: usize,
+    pub offset: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PushOp {
+    Get,
+    List,
+    Delete,
+}
+
+pub struct PushQuery {
+    pub op: PushOp,
+    pub caller: usize,
+    pub agent: usize,
+    pub task: String,
+    /// The config's id (get and delete; list takes none).
+    pub id: Option<String>,
+    pub version: A2aVersion,
+}
+
+/// The world's answer to one request.
+pub enum Answer {
+    /// A Task (GetTask, CancelTask, a blocking or non-blocking send).
+    Task(Value),
+    /// A stream's events, in order, its Task last; each with how long after the request it
+    /// happened (the idle ticks before it, in real time).
+    Events(Vec<(Value, Duration)>),
+    /// A live stream: its events as they happen; it ends when the sender is dropped.
+    Live(LiveStream),
+    /// Any other result (ListTasks' page, a push config, an empty answer).
+    Value(Value),
+    Error(Failure),
+}
+
+/// A refusal in protocol terms; the bindings spell it.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub message: String,
+    pub denials: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    TaskNotFound,
+    TaskNotCancelable,
+    PushNotSupported,
+    Unsupported,
+    ContentTypeNotSupported,
+    ExtendedCardNotConfigured,
+    InvalidParams,
+    Unauthenticated,
+    Denied,
+    Unavailable,
+    VersionNotSupported,
+    Internal,
+}
+
+impl Failure {
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            message: message.into(),
+            denials: Vec::new(),
+        }
+    }
+}
+
+pub struct Job {
+    pub req: Req,
+    pub reply: tokio::sync::oneshot::Sender<Reply>,
+}
+
+/// An answer and how long real time the request's idle ticks take.
+pub struct Reply {
+    pub answer: Answer,
+    pub delay: Duration,
+}
+
+pub struct Settings {
+    pub tick_ms: u64,
+    pub report: Option<std::path::PathBuf>,
+    /// The version of push payloads (the served cards').
+    pub version: A2aVersion,
+    /// Where notifications to deliver go (the HTTP side POSTs them).
+    pub deliver: tokio::sync::mpsc::UnboundedSender<Notification>,
+}
+
+/// One webhook POST to make, with the retry policy of faults.md when the scenario has one.
+pub struct Notification {
+    pub url: String,
+    pub token: String,
+    pub body: Vec<u8>,
+    pub attempts: u32,
+    pub backoff: Duration,
+    /// When to POST it: as long after its request as the idle ticks before its status change,
+    /// so a slow agent's webhooks come when its work is done (at once for scheduled work).
+    pub at: Instant,
+}
+
+/// The webhooks the world pushed since `seen`, to the configs this session set (by their URLs
+/// as the clients gave them). `paced`: when the request that made them arrived, and the idle
+/// ticks then (None: they are due now).
+fn notify(
+    world: &World,
+    settings: &Settings,
+    raw_urls: &std::collections::BTreeMap<usize, String>,
+    seen: &mut usize,
+    paced: Option<(Instant, u64)>,
+) {
+    let tick = Duration::from_millis(settings.tick_ms);
+    for p in &world.pushes[*seen..] {
+        let Some(url) = raw_urls.get(&p.url) else {
+            continue;
+        };
+        let t = &world.tasks[p.task];
+        let Some(config) = t.push() else { continue };
+        let Some(entry) = t
+            .history
+            .iter()
+            .rposition(|h| h.tick == p.tick && h.state == p.state)
+        else {
+            continue;
+        };
+        let body = export::push_payload(world, settings.version, p.task, entry);
+        let (attempts, backoff) = world
+            .faults
+            .deliveries()
+            .map_or((1, 0), |d| (d.attempts.max(1), d.backoff));
+        let _ = settings.deliver.send(Notification {
+            url: url.clone(),
+            token: config.token.expose().to_string(),
+            body: serde_json::to_vec(&body).unwrap_or_default(),
+            attempts,
+            backoff: ticks(tick, backoff),
+            at: paced.map_or_else(Instant::now, |(start, idle)| {
+                start + ticks(tick, world.idle_at_tick(p.tick).saturating_sub(idle))
+            }),
+        });
+    }
+    *seen = world.pushes.len();
+}
+
+fn failure_of(errors: &[ErrorRecord]) -> Failure {
+    let Some(e) = errors.first() else {
+        return Failure::new(FailureKind::Internal, "the request did nothing");
+    };
+    let kind = match e.code {
+        ErrorCode::TaskNotFound => FailureKind::TaskNotFound,
+        ErrorCode::TaskNotCancelable => FailureKind::TaskNotCancelable,
+        ErrorCode::PushNotSupported => FailureKind::PushNotSupported,
+        ErrorCode::TaskTerminal | ErrorCode::TaskNotAwaiting | ErrorCode::StreamingNotSupported => {
+            FailureKind::Unsupported
+        }
+        ErrorCode::HostNotAllowed | ErrorCode::MissingToken | ErrorCode::NoCandidate => {
+            FailureKind::InvalidParams
+        }
+        ErrorCode::Unauthenticated => FailureKind::Unauthenticated,
+        ErrorCode::AgentUnavailable => FailureKind::Unavailable,
+        ErrorCode::IllegalTransition | ErrorCode::HandlerIncomplete => FailureKind::Internal,
+    };
+    Failure::new(kind, format!("{}: {}", e.code.as_str(), e.detail))
+}
+
+/// A request on a task that another agent holds (get, cancel, reply: the step names no agent,
+/// the URL does): the refusal, as for a task that does not exist.
+fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
+    let (Step::Get { task, .. } | Step::Cancel { task, .. } | Step::Reply { task, .. }) = step
+    else {
+        return None;
+    };
+    let TaskRef::Id(id) = task else { return None };
+    let ix = parse_task_id(id).filter(|&ix| ix < world.tasks.len())?;
+    (world.tasks[ix].agent() != agent).then(|| {
+        Failure::new(
+            FailureKind::TaskNotFound,
+            format!(
+                "task_not_found: task `{id}` not found on `{}`",
+                world.scenario.agents[agent].name()
+            ),
+        )
+    })
+}
+
+/// One driver step: its task (or, on a stream, its events), or the refusal.
+fn answer_step(
+    world: &mut World<'static>,
+    step: &'static Step,
+    v: A2aVersion,
+    stream: bool,
+    tick: Duration,
+) -> Answer {
+    let idle_before = world.idle_ticks;
+    let (record, errors) = world.serve_step(step);
+    match &record.result {
+        StepResult::Task { task, .. } => {
+            let task = *task;
+            if let Step::SetPushConfig { .. } = step {
+                // A refused config is recorded as an error of the step, the task still shown.
+                if !errors.is_empty() {
+                    return Answer::Error(failure_of(errors));
+                }
+                return Answer::Value(Value::Null);
+            }
+            // A send's call opens with its task; a reply's when the reply reaches the task.
+            match world.step_call(task).filter(|_| stream) {
+                Some(call) => Answer::Events(
+                    relay(world, v, call)
+                        .map(|(i, e)| (e, ticks(tick, world.idle_at(i) - idle_before)))
+                        .collect(),
+                ),
+                None => Answer::Task(export::task_value(world, v, task)),
+            }
+        }
+        StepResult::Denied(codes) => Answer::Error(Failure {
+            kind: FailureKind::Denied,
+            message: format!(
+                "admission denied: {}",
+                codes
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            denials: codes.iter().map(|c| c.as_str()).collect(),
+        }),
+        _ => Answer::Error(failure_of(errors)),
+    }
+}
+
+/// A call's stream as a server sends it: the call's own events with the status changes,
+/// messages and artifacts of the calls its step opened (nested delegations, a reply's way down),
+/// in order — their tasks' snapshots stay out, so that the stream's only Tasks are its own first
+/// and last; 0.3's `final` on the call's own last status only.
+fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (usize, Value)> {
+    let events: Vec<(usize, &Event)> = world
+        .relayed_events(call)
+        .filter(|(_, e)| e.call() == call || !matches!(world.event_kind(e), EventKind::Task { .. }))
+        .collect();
+    let last = events.iter().rposition(|(_, e)| {
+        e.call() == call && matches!(world.event_kind(e), EventKind::Status(_))
+    });
+    events
+        .into_iter()
+        .enumerate()
+        .map(move |(n, (i, e))| (i, served_event(world, v, i, e, last == Some(n))))
+}
+
+/// The event at `index` of `World::events` as a served stream carries it. An agent's message that
+/// changed no state is a status update repeating the task's state with that message: in a served
+/// stream (as the A2A specs have it) a Message is the whole answer, and the SDK clients stop
+/// reading at one.
+pub fn served_event(world: &World, v: A2aVersion, index: usize, e: &Event, last: bool) -> Value {
+    let ix = world.event_task(e);
+    let EventKind::Message(m) = world.event_kind(e) else {
+        return export::stream_event(world, v, ix, world.event_kind(e), last);
+    };
+    // The task's state then: its latest status or snapshot recorded before the message.
+    let entry = world.events[..index]
+        .iter()
+        .rev()
+        .filter(|p| world.event_task(p) == ix)
+        .find_map(|p| match world.event_kind(p) {
+            EventKind::Status(h) => Some(h),
+            EventKind::Task { history, .. } => history.checked_sub(1),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let mut update = export::stream_event(world, v, ix, EventKind::Status(entry), false);
+    let message = export::stream_event(world, v, ix, EventKind::Message(m), false);
+    match v {
+        A2aVersion::V1_0 => {
+            update["statusUpdate"]["status"]["message"] = message["message"].clone()
+        }
+        A2aVersion::V0_3 => update["status"]["message"] = message,
+    }
+    update
+}
+
+/// `n` ticks in real time.
+fn ticks(tick: Duration, n: u64) -> Duration {
+    tick.saturating_mul(n.min(u32::MAX as u64) as u32)
+}
+
+/// The task as it stands, as a stream event.
+pub fn task_event(world: &World, v: A2aVersion, ix: TaskIx) -> Value {
+    as_stream_event(export::task_value(world, v, ix), v)
+}
+
+/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
+pub fn as_stream_event(task: Value, v: A2aVersion) -> Value {
+    match v {
+        A2aVersion::V1_0 => json!({ "task": task }),
+        A2aVersion::V0_3 => task,
+    }
+}
+
+pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
+    let c = &world.scenario.callers[caller];
+    world.tasks[ix].owner
+        == Owner {
+            id: c.sym,
+            tenant: c.tenant,
+        }
+}
+
+fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
+    let matching: Vec<usize> = (0..world.tasks.len())
+        .filter(|&ix| {
+            let t = &world.tasks[ix];
+            owns(world, q.caller, ix)
+                && t.agent() == q.agent
+                && q.context_id
+                    .as_deref()
+                    .is_none_or(|c| t.context.to_string() == c)
+                && q.status.is_none_or(|s| t.state == s)
+                && q.status_after.is_none_or(|after| {
+                    t.history
+                        .last()
+                        .is_some_and(|h| world.scenario.clock.millis(h.tick) > after)
+                })
+        })
+        .collect();
+    let page: Vec<Value> = matching
+        .iter()
+        .skip(q.offset)
+        .take(q.page_size)
+        .map(|&ix| {
+            let mut task =
+                super::protocol::trim_history(export::task_value(world, v, ix), q.history_length);
+            // ListTasks leaves artifacts out unless asked for them.
+            if !q.include_artifacts
+                && let Some(o) = task.as_object_mut()
+            {
+                o.remove("artifacts");
+            }
+            task
+        })
+        .collect();
+    let end = q.offset.saturating_add(q.page_size);
+    let next = if end < matching.len() {
+        end.to_string()
+    } else {
+        String::new()
+    };
+    json!({
+        "tasks": page,
+        "nextPageToken": next,
+        "pageSize": q.page_size,
+        "totalSize": matching.len(),
+    })
+}
+
+/// Runs the owner loop until [`Req::Shutdown`] (or every sender is gone); writes the report.
+pub fn run(
+    scenario: &'static Scenario,
+    settings: Settings,
+    rx: Receiver<Job>,
+) -> Result<(), String> {
+    let mut world = World::new(scenario);
+    world.pace_events();
+    let tick = Duration::from_millis(settings.tick_ms);
+    // When the earliest scheduled activity was found due in the future, and at which tick.
+    let mut waiting: Option<(Instant, u64)> = None;
+    // The raw URL of each push config this session set (the world records it redacted).
+    let mut raw_urls = std::collections::BTreeMap::new();
+    let mut configs = PushConfigs::default();
+    let mut subscriptions = Subscriptions::default();
+    let mut pushed = 0;
+    loop {
+        subscriptions.pump(&world);
+        let clock = world.clock();
+        let timeout = match world.next_due() {
+            None => None,
+            Some(due) if due <= clock => Some(Duration::ZERO),
+            Some(due) => {
+                let (since, at) = match waiting {
+                    Some((since, at)) if at == due => (since, at),
+                    _ => (Instant::now(), due),
+                };
+                waiting = Some((since, at));
+                let total = ticks(tick, due - clock);
+                Some(total.saturating_sub(since.elapsed()))
+            }
+        };
+        let job = match timeout {
+            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            Some(t) if t.is_zero() => Err(RecvTimeoutError::Timeout),
+            Some(t) => rx.recv_timeout(t),
+        };
+        let job = match job {
+            Ok(job) => job,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Some(due) = world.next_due() {
+                    world.advance_to(due.max(clock));
+                }
+                // Real time has already waited for this work: its webhooks are due now.
+                notify(&world, &settings, &raw_urls, &mut pushed, None);
+                waiting = None;
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        let idle_before = world.idle_ticks;
+        let arrived = Instant::now();
+        let answer = match job.req {
+            Req::Step {
+                step,
+                agent,
+                version,
+                stream,
+                push_id,
+            } => 'step: {
+                // Each agent is a server of its own: a task of another is not found here.
+                let refused = elsewhere(&world, &step, agent)
+                    .or_else(|| super::push_configs::refused_on_send(&world, &step));
+                if let Some(f) = refused {
+                    break 'step Answer::Error(f);
+                }
+                let step: &'static Step = Box::leak(step);
+                let held = world.push_urls.len();
+                let mut answer = answer_step(&mut world, step, version, stream, tick);
+                if world.push_urls.len() > held {
+                    // The config the step set: kept as the client gave it, for reading back and
+                    // (when the receiver is on this machine) for real POSTs.
+                    let set = match step {
+                        Step::Send(s) => s.push(),
+                        Step::SetPushConfig { push, .. } => Some(&**push),
+                        _ => None,
+                    };
+                    let task = world.steps.last().and_then(|r| match r.result {
+                        StepResult::Task { task, .. } => Some(task),
+                        _ => None,
+                    });
+                    if let (Some(push), Some(task)) = (set, task) {
+                        let shape = configs.set(task, &push_id, &push.url, version);
+                        if let Step::SetPushConfig { .. } = step {
+                            answer = Answer::Value(shape);
+                        }
+                        raw_urls.insert(world.push_urls.len() - 1, push.url.clone());
+                    }
+                }
+                answer
+            }
+            Req::List(q, v) => Answer::Value(list(&world, &q, v)),
+            Req::Subscribe {
+                caller,
+                agent,
+                task,
+                version,
+            } => subscriptions.open(&mut world, caller, agent, &task, version),
+            Req::PushConfig(q) => configs.answer(&mut world, &q),
+            Req::Shutdown => {
+                let _ = job.reply.send(Reply {
+                    answer: Answer::Value(Value::Null),
+                    delay: Duration::ZERO,
+                });
+                break;
+            }
+        };
+        // A stream is paced event by event; any other answer waits for all of its idle time.
+        let delay = match answer {
+            Answer::Events(_) => Duration::ZERO,
+            _ => ticks(tick, world.idle_ticks - idle_before),
+        };
+        let _ = job.reply.send(Reply { answer, delay });
+        notify(
+            &world,
+            &settings,
+            &raw_urls,
+            &mut pushed,
+            Some((arrived, idle_before)),
+        );
+    }
+    // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed
+    // sequence of requests does not depend on when the session was stopped.
+    world.finish();
+    notify(&world, &settings, &raw_urls, &mut pushed, None);
+    subscriptions.close_all(&world);
+    if let Some(path) = &settings.report {
+        let mut out = Vec::new();
+        output::report::json::write(&world, &mut out).map_err(|e| e.to_string())?;
+        std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
