@@ -1,3 +1,76 @@
-//! Errors that reach the user. Located load problems come from the scenario layer.
+//! The binary's one error type, and the status a command ends with. Commands return
+//! `Result<Status, Error>`; only `main` prints an [`Error`] and turns either into an exit code.
+
+use std::fmt;
 
 pub use scenario::diagnostic::*;
+
+/// How a command that ran through ended. Problems with single inputs (a file that did not load
+/// among several) are reported as the command goes, so the others are still processed; the status
+/// then says that something failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// Exit 0.
+    Success,
+    /// Exit 1: the inputs loaded, and a claim about them failed (a test, `--fail-under`).
+    Failed,
+    /// Exit 2: some input did not load or could not be used; each was reported.
+    InputErrors,
+}
+
+impl Status {
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Success => 0,
+            Status::Failed => 1,
+            Status::InputErrors => 2,
+        }
+    }
+}
+
+/// Why a command stopped. Every kind is exit 2, as bad input is: a user fixes the file or the
+/// flags and runs again. Claims that fail are not errors but a [`Status`].
+#[derive(Debug)]
+pub enum Error {
+    /// A scenario (or another input file) did not load: every problem, located.
+    Load(LoadError),
+    /// Flags or arguments that cannot be used as given.
+    Usage(String),
+    /// An input that could not be read or used, with the message that names it in full.
+    Input(String),
+    /// The output could not be written (a closed pipe is not an error: see [`written`]).
+    Output(std::io::Error),
+}
+
+impl Error {
+    pub fn code(&self) -> u8 {
+        2
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Load(e) => write!(f, "{e}"),
+            Error::Usage(message) => write!(f, "a2a-sim: {message}"),
+            Error::Input(message) => write!(f, "{message}"),
+            Error::Output(e) => write!(f, "a2a-sim: cannot write the output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<LoadError> for Error {
+    fn from(e: LoadError) -> Self {
+        Error::Load(e)
+    }
+}
+
+/// A write's result, treating a closed pipe (`a2a-sim run … | head`) as a normal end.
+pub fn written(result: std::io::Result<()>) -> Result<(), Error> {
+    match result {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Output(e)),
+        _ => Ok(()),
+    }
+}

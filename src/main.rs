@@ -70,8 +70,14 @@ mod huge {
 #[global_allocator]
 static ALLOCATOR: huge::Allocator = huge::Allocator;
 
-fn main() {
-    std::process::exit(a2a_sim::cli::main());
+fn main() -> std::process::ExitCode {
+    match a2a_sim::cli::run() {
+        Ok(status) => status.code().into(),
+        Err(e) => {
+            eprintln!("{e}");
+            e.code().into()
+        }
+    }
 }
 
 #[cfg(all(test, target_os = "linux"))]

@@ -15,6 +15,7 @@ use crate::engine::record::ErrorCode;
 use crate::engine::scenario::HandlerStep;
 use crate::engine::task::Branch;
 use crate::engine::world::World;
+use crate::error::{Error, Status};
 use crate::report::handler_steps::step_at;
 
 /// One agent's handler in one scenario file.
@@ -321,29 +322,22 @@ pub fn human(doc: &Value) -> String {
     out
 }
 
-/// The `coverage` command: exit 0, 1 below `--fail-under`, 2 when a file does not load.
-pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> i32 {
-    use crate::error::EXIT_LOAD;
-    let files = match crate::corpus::expand(paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("a2a-sim: {e}");
-            return EXIT_LOAD;
-        }
-    };
+/// The `coverage` command: failed below `--fail-under`; input errors when a file does not load.
+pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> Result<Status, Error> {
+    let files = crate::corpus::expand(paths).map_err(Error::Usage)?;
     let mut cov = Coverage::default();
-    let mut status = 0;
+    let mut status = Status::Success;
     for f in &files {
         match crate::scenario::loader::load_path(f) {
             Ok(s) => cov.add(&f.display().to_string(), &crate::engine::world::run(&s)),
             Err(e) => {
                 eprintln!("{e}");
-                status = EXIT_LOAD;
+                status = Status::InputErrors;
             }
         }
     }
-    if status != 0 {
-        return status;
+    if status != Status::Success {
+        return Ok(status);
     }
     let doc = cov.json();
     let mut out = std::io::stdout().lock();
@@ -352,20 +346,15 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> i32
     } else {
         std::io::Write::write_all(&mut out, human(&doc).as_bytes())
     };
-    if let Err(e) = written
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("a2a-sim: cannot write the output: {e}");
-        return EXIT_LOAD;
-    }
+    crate::error::written(written)?;
     let total = doc["total"]["percent"].as_f64().unwrap_or(0.0);
-    match fail_under {
+    Ok(match fail_under {
         Some(min) if total < min => {
             eprintln!("coverage {total}% is below --fail-under {min}%");
-            1
+            Status::Failed
         }
-        _ => 0,
-    }
+        _ => Status::Success,
+    })
 }
 
 #[cfg(test)]

@@ -9,15 +9,9 @@ pub(super) fn check(
     allowed: &[&str],
     jobs: usize,
     overrides: &[Override],
-) -> i32 {
-    let files = match corpus::expand(paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("a2a-sim: {e}");
-            return EXIT_LOAD;
-        }
-    };
-    let mut status = 0;
+) -> Result<Status, Error> {
+    let files = corpus::expand(paths).map_err(Error::Usage)?;
+    let mut status = Status::Success;
     let results: Vec<Result<Vec<Diagnostic>, LoadError>> = {
         let mut v = Vec::with_capacity(files.len());
         corpus::for_each_ordered(
@@ -55,7 +49,7 @@ pub(super) fn check(
                 _ => severity,
             };
             if severity == "error" {
-                status = EXIT_LOAD;
+                status = Status::InputErrors;
             }
             let level = match severity {
                 "error" => crate::annotation::Level::Error,
@@ -95,5 +89,5 @@ pub(super) fn check(
             let _ = writeln!(err, "{line}");
         }
     }
-    status
+    Ok(status)
 }

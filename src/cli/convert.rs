@@ -7,14 +7,8 @@ pub(super) fn card_cmd(
     agent: Option<&str>,
     version: A2aVersion,
     list: bool,
-) -> i32 {
-    let scenario = match loader::load_path(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_LOAD;
-        }
-    };
+) -> Result<Status, Error> {
+    let scenario = loader::load_path(file)?;
     let mut out = std::io::stdout().lock();
     if list {
         // One agent a line; a card taken from a file adds a tab and the file.
@@ -26,7 +20,8 @@ pub(super) fn card_cmd(
                 None => format!("{}\n", a.name()),
             })
             .collect();
-        return finish(out.write_all(names.as_bytes()), 0);
+        written(out.write_all(names.as_bytes()))?;
+        return Ok(Status::Success);
     }
     let name = agent.unwrap_or_default();
     let Some(a) = scenario.agents.iter().find(|a| a.name() == name) else {
@@ -36,16 +31,15 @@ pub(super) fn card_cmd(
             name,
             names.iter().copied(),
         );
-        eprintln!("{msg}; the agents are: {}", names.join(", "));
-        return EXIT_LOAD;
+        return Err(Error::Input(format!(
+            "{msg}; the agents are: {}",
+            names.join(", ")
+        )));
     };
-    match card::card_json(&a.card, version) {
-        Ok(doc) => finish(report_json::write_pretty(&doc, &mut out), 0),
-        Err(e) => {
-            eprintln!("{}: agent `{name}`: {e}", file.display());
-            EXIT_LOAD
-        }
-    }
+    let doc = card::card_json(&a.card, version)
+        .map_err(|e| Error::Input(format!("{}: agent `{name}`: {e}", file.display())))?;
+    written(report_json::write_pretty(&doc, &mut out))?;
+    Ok(Status::Success)
 }
 
 /// The input of `convert`: a file, or stdin for `-` or none; with the name to report it by.
@@ -73,21 +67,10 @@ pub(super) fn convert(
     version: A2aVersion,
     agent: Option<&str>,
     file: Option<PathBuf>,
-) -> i32 {
-    let (name, text) = match read_input(file.as_deref()) {
-        Ok(input) => input,
-        Err(e) => {
-            eprintln!("{e:#}");
-            return EXIT_LOAD;
-        }
-    };
-    let doc: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("{name}:{}:{}: not JSON: {e}", e.line(), e.column());
-            return EXIT_LOAD;
-        }
-    };
+) -> Result<Status, Error> {
+    let (name, text) = read_input(file.as_deref()).map_err(|e| Error::Input(format!("{e:#}")))?;
+    let doc: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Error::Input(format!("{name}:{}:{}: not JSON: {e}", e.line(), e.column())))?;
     let one = |doc: &serde_json::Value| {
         let internal = match from {
             From::A2a => adapter::a2a_to_internal(doc),
@@ -117,14 +100,10 @@ pub(super) fn convert(
             .map(serde_json::Value::Array),
         _ => one(&doc),
     };
-    match output {
-        Ok(doc) => finish(
-            report_json::write_pretty(&doc, &mut std::io::stdout().lock()),
-            0,
-        ),
-        Err(e) => {
-            eprintln!("{name}: {e}");
-            EXIT_LOAD
-        }
-    }
+    let doc = output.map_err(|e| Error::Input(format!("{name}: {e}")))?;
+    written(report_json::write_pretty(
+        &doc,
+        &mut std::io::stdout().lock(),
+    ))?;
+    Ok(Status::Success)
 }

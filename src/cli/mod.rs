@@ -7,7 +7,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus;
 use crate::engine::world;
-use crate::error::{Diagnostic, EXIT_LOAD, LoadError, Severity};
+use crate::error::{Diagnostic, Error, LoadError, Severity, Status, written};
 use crate::protocol::adapter;
 use crate::protocol::card;
 use crate::protocol::export;
@@ -30,15 +30,20 @@ use self::args::*;
 use self::check::check;
 use self::convert::{card_cmd, convert};
 use self::input::*;
-use self::run::*;
 
-/// Runs the command line; returns the exit status.
-pub fn main() -> i32 {
+/// Runs the command line: how the command ended, or why it stopped. Only `main` prints the error
+/// and turns either into the exit code.
+pub fn run() -> Result<Status, Error> {
     let args = match Args::try_parse() {
         Ok(a) => a,
         Err(e) => {
+            // clap prints `--help` and `--version` to stdout (a success) and its usage errors.
             let _ = e.print();
-            return if e.use_stderr() { EXIT_LOAD } else { 0 };
+            return if e.use_stderr() {
+                Ok(Status::InputErrors)
+            } else {
+                Ok(Status::Success)
+            };
         }
     };
     match args.command {
@@ -46,10 +51,9 @@ pub fn main() -> i32 {
             jsonrpc: true,
             format,
             ..
-        } if format != Format::A2aStream => {
-            eprintln!("a2a-sim: `--jsonrpc` wraps stream events: it needs `--format a2a-stream`");
-            EXIT_LOAD
-        }
+        } if format != Format::A2aStream => Err(Error::Usage(
+            "`--jsonrpc` wraps stream events: it needs `--format a2a-stream`".into(),
+        )),
         Command::Run {
             files,
             format,
@@ -57,7 +61,7 @@ pub fn main() -> i32 {
             jobs,
             set,
             jsonrpc,
-        } => run(
+        } => run::run(
             &files,
             if jsonrpc {
                 Format::A2aStreamJsonRpc
@@ -83,12 +87,9 @@ pub fn main() -> i32 {
             jobs.unwrap_or_else(corpus::default_jobs),
             &set,
         ),
-        Command::Test { set, .. } if !set.is_empty() => {
-            eprintln!(
-                "a2a-sim: `test --set` is refused: goldens pin scenario files as written, not overrides; use `run --set` or write the value in a file"
-            );
-            EXIT_LOAD
-        }
+        Command::Test { set, .. } if !set.is_empty() => Err(Error::Usage(
+            "`test --set` is refused: goldens pin scenario files as written, not overrides; use `run --set` or write the value in a file".into(),
+        )),
         Command::Test {
             paths,
             bless,
@@ -124,27 +125,32 @@ pub fn main() -> i32 {
                 json: format == ExploreFormat::Json,
             };
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            crate::testing::explore::command(&files, &opts, &set, &mut out)
+            Ok(crate::testing::explore::command(
+                &files, &opts, &set, &mut out,
+            ))
         }
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Args::command(), "a2a-sim", &mut out);
-            finish(std::io::stdout().lock().write_all(&out), 0)
+            written(std::io::stdout().lock().write_all(&out))?;
+            Ok(Status::Success)
         }
         Command::Man => {
             let mut out = Vec::new();
-            let r = clap_mangen::Man::new(Args::command())
-                .render(&mut out)
-                .and_then(|()| std::io::stdout().lock().write_all(&out));
-            finish(r, 0)
+            written(
+                clap_mangen::Man::new(Args::command())
+                    .render(&mut out)
+                    .and_then(|()| std::io::stdout().lock().write_all(&out)),
+            )?;
+            Ok(Status::Success)
         }
-        Command::Schema => finish(
-            report_json::write_pretty(
+        Command::Schema => {
+            written(report_json::write_pretty(
                 &crate::scenario::schema::scenario_schema(),
                 &mut std::io::stdout().lock(),
-            ),
-            0,
-        ),
+            ))?;
+            Ok(Status::Success)
+        }
         Command::Card {
             file,
             agent,
@@ -169,9 +175,10 @@ pub fn main() -> i32 {
             format,
             fail_under,
         } => crate::analysis::coverage::command(&paths, format == ReportFormat::Json, fail_under),
-        Command::Audit { files, format } => {
-            crate::analysis::audit::command(&files, format == ReportFormat::Json)
-        }
+        Command::Audit { files, format } => Ok(crate::analysis::audit::command(
+            &files,
+            format == ReportFormat::Json,
+        )),
         Command::Convert {
             from,
             to,
@@ -198,22 +205,17 @@ pub fn main() -> i32 {
             max_body,
             set,
         } => {
-            let scenario = match input::load_for_run(&file, &set) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return EXIT_LOAD;
-                }
-            };
+            let scenario = input::load_for_run(&file, &set)?;
             let idle_exit = match idle_exit {
                 Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
                 Some(s) => {
-                    eprintln!("a2a-sim: --idle-exit {s}: give a positive number of seconds");
-                    return EXIT_LOAD;
+                    return Err(Error::Usage(format!(
+                        "--idle-exit {s}: give a positive number of seconds"
+                    )));
                 }
                 None => None,
             };
-            crate::serve::run(
+            serve_status(crate::serve::run(
                 scenario,
                 crate::serve::Options {
                     listen,
@@ -230,19 +232,17 @@ pub fn main() -> i32 {
                     idle_exit,
                     max_body,
                 },
-            )
+            ))
         }
     }
 }
 
-/// Writes, treating a closed pipe (`| head`) as a normal end.
-pub(super) fn finish(result: std::io::Result<()>, status: i32) -> i32 {
-    match result {
-        Ok(()) => status,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => status,
-        Err(e) => {
-            eprintln!("a2a-sim: cannot write the output: {e}");
-            EXIT_LOAD
-        }
-    }
+/// `serve`'s exit code as a status: it prints its own problems.
+#[cfg(feature = "serve")]
+fn serve_status(code: i32) -> Result<Status, Error> {
+    Ok(match code {
+        0 => Status::Success,
+        1 => Status::Failed,
+        _ => Status::InputErrors,
+    })
 }

@@ -2,11 +2,33 @@
 
 use super::*;
 
-/// One file's rendered output, or why it has none.
-pub(super) enum Rendered {
-    Output(Vec<u8>),
-    LoadError(LoadError),
-    ExportError(String),
+/// Why a file has no output.
+pub(super) enum Problem {
+    Load(LoadError),
+    Export(String),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Load(e) => write!(f, "{e}"),
+            Problem::Export(message) => f.write_str(message),
+        }
+    }
+}
+
+/// What became of one file: written straight out, rendered into a buffer to be written in input
+/// order, or refused.
+enum Done {
+    Written(std::io::Result<()>),
+    Buffered(Vec<u8>),
+    Failed(Problem),
+}
+
+impl std::convert::From<Result<std::io::Result<()>, Problem>> for Done {
+    fn from(r: Result<std::io::Result<()>, Problem>) -> Self {
+        r.map_or_else(Done::Failed, Done::Written)
+    }
 }
 
 /// How a rendered file's scenario and run end.
@@ -26,8 +48,8 @@ pub(super) fn render(
     layout: Layout,
     out: &mut dyn Write,
     teardown: Teardown,
-) -> Result<std::io::Result<()>, Rendered> {
-    let scenario = load_for_run(file, overrides).map_err(Rendered::LoadError)?;
+) -> Result<std::io::Result<()>, Problem> {
+    let scenario = load_for_run(file, overrides).map_err(Problem::Load)?;
     let streams = match format {
         Format::A2aStream | Format::A2aStreamJsonRpc => world::RecordStreams::All,
         _ => world::RecordStreams::StreamSteps,
@@ -48,7 +70,7 @@ fn write(
     version: A2aVersion,
     layout: Layout,
     out: &mut dyn Write,
-) -> Result<std::io::Result<()>, Rendered> {
+) -> Result<std::io::Result<()>, Problem> {
     Ok(match format {
         Format::Json => report_json::write(world, out),
         Format::Table => out.write_all(report_table::render(world, layout).as_bytes()),
@@ -60,7 +82,7 @@ fn write(
         Format::Acp => {
             // Refused, naming the rule, before anything is written.
             export::check_acp(world).map_err(|e| {
-                Rendered::ExportError(format!("{}: cannot export as ACP: {e}", file.display()))
+                Problem::Export(format!("{}: cannot export as ACP: {e}", file.display()))
             })?;
             export::write_runs(world, out)
         }
@@ -73,14 +95,8 @@ pub(super) fn run(
     version: A2aVersion,
     jobs: usize,
     overrides: &[Override],
-) -> i32 {
-    let files = match corpus::expand_scenarios(paths, jobs) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("a2a-sim: {e}");
-            return EXIT_LOAD;
-        }
-    };
+) -> Result<Status, Error> {
+    let files = corpus::expand_scenarios(paths, jobs).map_err(Error::Usage)?;
     let stdout = std::io::stdout();
     let layout = if stdout.is_terminal() {
         Layout::Terminal
@@ -88,32 +104,30 @@ pub(super) fn run(
         Layout::Fixed
     };
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut status = 0;
+    let mut status = Status::Success;
     let mut io_error = None;
     // Writes what a file's rendering produced and reports its problems; hands back a rendered
     // buffer for reuse.
-    let mut settle =
-        |r: Result<std::io::Result<()>, Rendered>, out: &mut dyn Write| -> Option<Vec<u8>> {
-            let problem = match r {
-                Ok(Ok(())) => return None,
-                Ok(Err(e)) => {
+    let mut settle = |done: Done, out: &mut dyn Write| -> Option<Vec<u8>> {
+        let problem = match done {
+            Done::Written(Ok(())) => return None,
+            Done::Written(Err(e)) => {
+                io_error = io_error.take().or(Some(e));
+                return None;
+            }
+            Done::Buffered(bytes) => {
+                if let Err(e) = out.write_all(&bytes) {
                     io_error = io_error.take().or(Some(e));
-                    return None;
                 }
-                Err(Rendered::Output(bytes)) => {
-                    if let Err(e) = out.write_all(&bytes) {
-                        io_error = io_error.take().or(Some(e));
-                    }
-                    return Some(bytes);
-                }
-                Err(Rendered::LoadError(e)) => e.to_string(),
-                Err(Rendered::ExportError(e)) => e,
-            };
-            let _ = out.flush();
-            eprintln!("{problem}");
-            status = EXIT_LOAD;
-            None
+                return Some(bytes);
+            }
+            Done::Failed(problem) => problem,
         };
+        let _ = out.flush();
+        eprintln!("{problem}");
+        status = Status::InputErrors;
+        None
+    };
     if jobs <= 1 || files.len() <= 1 {
         // Straight to stdout as it is rendered.
         let teardown = if files.len() == 1 {
@@ -123,7 +137,7 @@ pub(super) fn run(
         };
         for file in &files {
             let r = render(file, overrides, format, version, layout, &mut out, teardown);
-            settle(r, &mut out);
+            settle(r.into(), &mut out);
         }
     } else {
         // Each file renders into a buffer (output must stay in input order); written buffers go
@@ -144,8 +158,9 @@ pub(super) fn run(
                 &mut buf,
                 Teardown::Drop,
             ) {
-                Ok(_) => Err(Rendered::Output(buf)),
-                Err(e) => Err(e),
+                // Writing into a buffer does not fail.
+                Ok(_) => Done::Buffered(buf),
+                Err(problem) => Done::Failed(problem),
             }
         };
         corpus::for_each_ordered(&files, jobs, work, |_, r| {
@@ -158,8 +173,6 @@ pub(super) fn run(
         });
     }
     let flushed = out.flush();
-    match io_error.map_or(flushed, Err) {
-        Ok(()) => status,
-        Err(e) => finish(Err(e), status),
-    }
+    written(io_error.map_or(flushed, Err))?;
+    Ok(status)
 }

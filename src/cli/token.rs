@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use serde_json::{Map, Value, json};
 
-use crate::error::EXIT_LOAD;
+use crate::error::{Error, Status};
 use crate::protocol::timestamp::parse_rfc3339;
 use ::token::algorithm::DEFAULT_ALLOWED;
 use ::token::check::{Verdict, inspect};
@@ -73,8 +73,8 @@ pub enum TokenCommand {
     },
 }
 
-pub fn run(cmd: TokenCommand) -> i32 {
-    let result: Result<i32, String> = match cmd {
+pub fn run(cmd: TokenCommand) -> Result<Status, Error> {
+    let result: Result<Status, String> = match cmd {
         TokenCommand::Mint {
             key,
             claims,
@@ -88,7 +88,7 @@ pub fn run(cmd: TokenCommand) -> i32 {
             iat,
             nbf,
             exp,
-        } => (|| -> Result<i32, String> {
+        } => (|| -> Result<Status, String> {
             let key = PrivateKey::from_jwk(&read_json(&key)?, false)
                 .map_err(|e| format!("{}: {}", key.display(), e.message))?;
             let mut c: Map<String, Value> = match claims {
@@ -121,7 +121,7 @@ pub fn run(cmd: TokenCommand) -> i32 {
             }
             let token = sign(&key, &c)?;
             println!("{token}");
-            Ok(0)
+            Ok(Status::Success)
         })(),
         TokenCommand::Inspect {
             token,
@@ -131,7 +131,7 @@ pub fn run(cmd: TokenCommand) -> i32 {
             alg,
             leeway_s,
             at,
-        } => (|| -> Result<i32, String> {
+        } => (|| -> Result<Status, String> {
             let token = if std::path::Path::new(&token).is_file() {
                 std::fs::read_to_string(&token).map_err(|e| format!("{token}: {e}"))?
             } else {
@@ -179,13 +179,14 @@ pub fn run(cmd: TokenCommand) -> i32 {
                 .any(|c| matches!(c.verdict, Verdict::Fail(_)));
             let doc = json!({"header": report.header, "claims": report.claims, "checks": checks, "verified": !failed && keys.is_some()});
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
-            Ok(i32::from(failed))
+            Ok(if failed {
+                Status::Failed
+            } else {
+                Status::Success
+            })
         })(),
     };
-    result.unwrap_or_else(|e| {
-        eprintln!("a2a-sim token: {e}");
-        EXIT_LOAD
-    })
+    result.map_err(|e| Error::Input(format!("a2a-sim token: {e}")))
 }
 
 fn read_json(path: &std::path::Path) -> Result<Value, String> {

@@ -5,12 +5,12 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use crate::corpus;
-use crate::error::{EXIT_FAILED, EXIT_LOAD};
+use crate::error::{Error, Status};
 use crate::testing::golden::{self, Blessed, Outcome};
 use crate::testing::junit;
 use crate::testing::partition::Partition;
 
-/// Exit status: 0 all passed, 1 any failed, 2 a file did not load (2 wins).
+/// Failed if any scenario failed; input errors if a file did not load (that wins).
 pub fn run(
     paths: &[PathBuf],
     bless: bool,
@@ -18,21 +18,17 @@ pub fn run(
     junit_path: Option<&std::path::Path>,
     jobs: usize,
     github: bool,
-) -> i32 {
-    let files = match corpus::expand(paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("a2a-sim: {e}");
-            return EXIT_LOAD;
-        }
-    };
+) -> Result<Status, Error> {
+    let files = corpus::expand(paths).map_err(Error::Usage)?;
     // Libraries (files without `steps`) are checked by `check`, not tested.
     let files: Vec<PathBuf> = corpus::without_libraries(files, jobs, |_| false);
     if files.is_empty() {
         // As nextest does: a run that tests nothing is a mistake, not a success.
         let searched: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        eprintln!("a2a-sim: no scenarios found under {}", searched.join(", "));
-        return EXIT_LOAD;
+        return Err(Error::Usage(format!(
+            "no scenarios found under {}",
+            searched.join(", ")
+        )));
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     type Numbered<'a> = Vec<(usize, &'a PathBuf)>;
@@ -163,19 +159,18 @@ pub fn run(
     if let Some(path) = junit_path
         && let Err(e) = std::fs::write(path, junit::render(&cases))
     {
-        eprintln!(
-            "a2a-sim: {}: cannot write the JUnit report: {e}",
+        return Err(Error::Usage(format!(
+            "{}: cannot write the JUnit report: {e}",
             path.display()
-        );
-        return EXIT_LOAD;
+        )));
     }
-    if errors > 0 {
-        EXIT_LOAD
+    Ok(if errors > 0 {
+        Status::InputErrors
     } else if failed > 0 {
-        EXIT_FAILED
+        Status::Failed
     } else {
-        0
-    }
+        Status::Success
+    })
 }
 
 /// GitHub annotations for a scenario that did not pass: each load error and failed expectation

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use crate::engine::faults::{Fault, Faults};
 use crate::engine::scenario::Scenario;
 use crate::engine::world;
-use crate::error::EXIT_LOAD;
+use crate::error::Status;
 use crate::scenario::loader;
 use crate::scenario::overrides::Override;
 use crate::testing::check::{Rule, Violation, check};
@@ -145,14 +145,14 @@ pub fn json_line(file: &str, seed: u64, scenario: &Scenario, f: &Found) -> Strin
         .to_string()
 }
 
-/// The command: every file in order, a summary line, exit 0 / 1 / 2.
+/// The command: every file in order, a summary line; failed on a violation.
 pub fn command(
     files: &[PathBuf],
     opts: &Options,
     overrides: &[Override],
     out: &mut dyn Write,
-) -> i32 {
-    let mut status = 0;
+) -> Status {
+    let mut status = Status::Success;
     let (mut runs, mut violations) = (0u64, 0u64);
     for path in files {
         // `--set` as for `run`: each override checked like file content, located at the override.
@@ -161,7 +161,7 @@ pub fn command(
             Err(e) => {
                 let _ = out.flush();
                 eprintln!("{e}");
-                status = EXIT_LOAD;
+                status = Status::InputErrors;
                 continue;
             }
         };
@@ -187,11 +187,11 @@ pub fn command(
     };
     let _ = writeln!(out, "{summary}");
     let _ = out.flush();
-    if status != 0 {
+    if status != Status::Success {
         status
     } else if violations > 0 {
-        1
+        Status::Failed
     } else {
-        0
+        Status::Success
     }
 }

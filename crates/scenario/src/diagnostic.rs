@@ -1,13 +1,8 @@
-//! Errors that reach the user: located load problems and usage errors.
-//!
-//! Library code returns these typed errors; only `main` turns them into text and an exit code.
+//! Located problems in input files: a [`Diagnostic`] points at one value (file, line, column); a
+//! [`LoadError`] is every problem of a file that did not load. The binary turns them into text and
+//! an exit status; this crate never prints.
 
 use std::fmt;
-
-/// Exit status for a file that does not load or a usage error.
-pub const EXIT_LOAD: i32 = 2;
-/// Exit status for a test run with failures.
-pub const EXIT_FAILED: i32 = 1;
 
 /// One problem in one input file, pointing at the offending value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use crate::error::Status;
+
 pub use rules::MAX_TRACKED;
 
 /// Longer lines are one finding each and are skipped without being held.
@@ -158,11 +160,11 @@ pub fn audit_file(path: &Path, sink: &mut dyn FnMut(Finding)) -> std::io::Result
     audit_reader(&mut reader, sink)
 }
 
-/// The `audit` command: exit 0 when clean, 1 on findings, 2 when a file cannot be read.
-pub fn command(files: &[PathBuf], as_json: bool) -> i32 {
+/// The `audit` command: failed on findings; input errors when a file cannot be read.
+pub fn command(files: &[PathBuf], as_json: bool) -> Status {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut status = 0;
+    let mut status = Status::Success;
     let mut all = Totals::default();
     for path in files {
         let name = path.display().to_string();
@@ -192,13 +194,17 @@ pub fn command(files: &[PathBuf], as_json: bool) -> i32 {
             Err(e) => {
                 let _ = out.flush();
                 eprintln!("{name}: cannot read the recording: {e}");
-                status = crate::error::EXIT_LOAD;
+                status = Status::InputErrors;
             }
         }
         if let Some(e) = write_error
             && e.kind() == std::io::ErrorKind::BrokenPipe
         {
-            return if all.findings > 0 { 1 } else { status };
+            return if all.findings > 0 {
+                Status::Failed
+            } else {
+                status
+            };
         }
     }
     let summary = if as_json {
@@ -216,11 +222,11 @@ pub fn command(files: &[PathBuf], as_json: bool) -> i32 {
     };
     let _ = writeln!(out, "{summary}");
     let _ = out.flush();
-    if status != 0 {
+    if status != Status::Success {
         status
     } else if all.findings > 0 {
-        1
+        Status::Failed
     } else {
-        0
+        Status::Success
     }
 }

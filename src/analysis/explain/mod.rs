@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::engine::record::StepResult;
 use crate::engine::scenario::{Step, Target};
 use crate::engine::world::World;
+use crate::error::{Error, Status};
 
 pub use admission::{admission as admission_checks, denied_codes, push_url};
 
@@ -324,15 +325,8 @@ pub fn command(
     discover_n: Option<usize>,
     task_id: Option<&str>,
     as_json: bool,
-) -> i32 {
-    use crate::error::EXIT_LOAD;
-    let scenario = match crate::scenario::loader::load_path(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            return EXIT_LOAD;
-        }
-    };
+) -> Result<Status, Error> {
+    let scenario = crate::scenario::loader::load_path(file)?;
     let world = crate::engine::world::run(&scenario);
     let result = match (step_n, discover_n, task_id) {
         (Some(n), _, _) => step(&world, n),
@@ -340,28 +334,14 @@ pub fn command(
         (_, _, Some(id)) => task(&world, id),
         _ => Err("say what to explain: --step N, --discover N or --task ID".to_string()),
     };
-    match result {
-        Ok(e) => {
-            let mut out = std::io::stdout().lock();
-            let written = if as_json {
-                crate::report::json::write_pretty(&e.json, &mut out)
-            } else {
-                std::io::Write::write_all(&mut out, e.text.as_bytes())
-            };
-            match written {
-                Ok(()) => 0,
-                Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
-                Err(err) => {
-                    eprintln!("a2a-sim: cannot write the output: {err}");
-                    EXIT_LOAD
-                }
-            }
-        }
-        Err(why) => {
-            eprintln!("{}: {why}", file.display());
-            EXIT_LOAD
-        }
-    }
+    let e = result.map_err(|why| Error::Input(format!("{}: {why}", file.display())))?;
+    let mut out = std::io::stdout().lock();
+    crate::error::written(if as_json {
+        crate::report::json::write_pretty(&e.json, &mut out)
+    } else {
+        std::io::Write::write_all(&mut out, e.text.as_bytes())
+    })?;
+    Ok(Status::Success)
 }
 
 /// The handler steps (pre-order numbers) a task's walk matched against its records: what
