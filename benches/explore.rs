@@ -31,14 +31,7 @@ fn payment_decision() -> a2a_sim::engine::scenario::Scenario {
 fn runs_per_core(c: &mut Criterion) {
     let s = payment_decision();
     let runs = 1000;
-    let opts = Options {
-        runs,
-        seed: 1,
-        kinds: [true; 5],
-        jobs: 1,
-        slice: None,
-        json: false,
-    };
+    let opts = Options::new(runs, 1);
     let mut g = c.benchmark_group("explore");
     g.throughput(Throughput::Elements(runs));
     g.bench_function("payment-decision, 1000 runs, 1 core", |b| {

@@ -305,7 +305,17 @@ fn item2_explore_takes_set_with_the_same_semantics_and_located_errors() {
     set.extend(["--set", "callers.orchestrator.classification=restricted"]);
     let r = a2a_sim_in(&dir, &set, None);
     assert_eq!(r.status, 1, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.ends_with("3 runs, 3 violations\n"), "{}", r.stdout);
+    // The three runs give the same violation with the same (empty) schedule: one finding.
+    assert!(
+        r.stdout.ends_with("3 runs, 3 violations, 1 distinct\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("(seed 1, first of 3 runs)"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("outcome denied"), "{}", r.stdout);
     let mut bad = args.to_vec();
     bad.extend(["--set", "policy.max_depth=0"]);

@@ -36,12 +36,8 @@ expect:
 
 fn opts(runs: u64, jobs: usize) -> Options {
     Options {
-        runs,
-        seed: 1,
-        kinds: [true; 5],
         jobs,
-        slice: None,
-        json: false,
+        ..Options::new(runs, 1)
     }
 }
 
@@ -154,10 +150,13 @@ fn output_is_the_same_for_any_jobs() {
         .collect();
     let last = lines.last().unwrap();
     assert_eq!(last["runs"], 50);
-    assert_eq!(
-        last["violations"].as_u64().unwrap() as usize,
-        lines.len() - 1
-    );
+    // One line per distinct violation, each with how many runs gave it.
+    assert_eq!(last["distinct"].as_u64().unwrap() as usize, lines.len() - 1);
+    let counted: u64 = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| l["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(last["violations"].as_u64().unwrap(), counted);
     let first = &lines[0];
     assert_eq!(first["violation"]["kind"], "expect");
     assert_eq!(first["violation"]["index"], 2);
@@ -252,4 +251,123 @@ fn a_violation_that_needs_no_drawn_fault_says_so_instead_of_an_empty_block() {
         out.stdout
     );
     assert!(!out.stdout.contains("  faults:\n"), "{}", out.stdout);
+}
+
+#[test]
+fn identical_violations_are_one_finding_with_their_count_and_first_run() {
+    let s = load(WRONG);
+    let explored = explore(&s, &opts(200, 2));
+    let distinct = explored.distinct();
+    assert!(
+        distinct.len() < explored.found.len(),
+        "some schedules repeat"
+    );
+    let total: u64 = distinct.iter().map(|(_, n)| n).sum();
+    assert_eq!(total, explored.found.len() as u64);
+    // Each finding is its first run, and no two findings share claim and schedule.
+    for (i, (f, _)) in distinct.iter().enumerate() {
+        let first = explored
+            .found
+            .iter()
+            .find(|g| g.violation == f.violation && g.faults == f.faults)
+            .unwrap();
+        assert_eq!(first.run, f.run);
+        for (g, _) in &distinct[i + 1..] {
+            assert!(g.violation != f.violation || g.faults != f.faults);
+        }
+    }
+    let file = crate::cli::scratch("explore-distinct").join("wrong.yaml");
+    std::fs::write(&file, WRONG).unwrap();
+    let r = a2a_sim(&["explore", file.to_str().unwrap(), "--runs", "200"]);
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let summary = format!(
+        "200 runs, {} violations, {} distinct\n",
+        explored.found.len(),
+        distinct.len()
+    );
+    assert!(r.stdout.ends_with(&summary), "{}", r.stdout);
+    let (most, n) = distinct.iter().max_by_key(|(_, n)| *n).unwrap();
+    assert!(*n > 1);
+    let header = format!("run {} (seed 1, first of {n} runs):", most.run);
+    assert!(r.stdout.contains(&header), "{header}\n{}", r.stdout);
+    assert_eq!(r.stdout.matches("violated:").count(), distinct.len());
+}
+
+#[test]
+fn faults_can_be_aimed_at_some_agents_or_kept_off_others() {
+    use a2a_sim::engine::faults::FaultTarget;
+    let s = load(WRONG);
+    let screener = s
+        .agents
+        .iter()
+        .position(|a| a.name() == "screener")
+        .unwrap();
+    let only = |o: Options| {
+        let agents = o.eligible_agents(&s).unwrap();
+        a2a_sim::testing::explore::explore_agents(&s, &o, agents)
+    };
+    for o in [
+        Options {
+            agents: Some(vec!["screener".into()]),
+            ..opts(200, 1)
+        },
+        Options {
+            skip_agents: vec!["payments".into()],
+            ..opts(200, 1)
+        },
+    ] {
+        let explored = only(o);
+        assert!(!explored.found.is_empty());
+        for f in &explored.found {
+            for fault in &f.faults {
+                if let FaultTarget::Agent(a) = fault.target {
+                    assert_eq!(a, screener, "{:?}", f.faults);
+                }
+            }
+        }
+    }
+    // Nothing left to fault: no agent fault is drawn, so the claim holds.
+    let none = Options {
+        agents: Some(vec!["screener".into()]),
+        skip_agents: vec!["screener".into()],
+        kinds: [true, true, true, false, false],
+        ..opts(50, 1)
+    };
+    assert_eq!(only(none).found, vec![]);
+    // Every agent named is the same as no option: the draws of the whole file.
+    let all = Options {
+        agents: Some(vec!["screener".into(), "payments".into()]),
+        ..opts(100, 1)
+    };
+    assert_eq!(only(all), explore(&s, &opts(100, 1)));
+    let file = crate::cli::scratch("explore-aim").join("wrong.yaml");
+    std::fs::write(&file, WRONG).unwrap();
+    let r = a2a_sim(&["explore", file.to_str().unwrap(), "--agents", "screenr"]);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("--agents: no agent `screenr` in this scenario (did you mean `screener`?)"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn max_distinct_stops_at_the_run_that_gives_the_last_one_for_any_jobs() {
+    let s = load(WRONG);
+    let all = explore(&s, &opts(300, 1));
+    let distinct = all.distinct();
+    assert!(distinct.len() >= 3);
+    let third = distinct[2].0.run;
+    for jobs in [1, 3] {
+        let o = Options {
+            max_distinct: Some(3),
+            ..opts(300, jobs)
+        };
+        let cut = explore(&s, &o);
+        assert_eq!(cut.runs, third, "jobs {jobs}");
+        assert_eq!(cut.distinct().len(), 3);
+        let before: Vec<_> = all.found.iter().filter(|f| f.run <= third).collect();
+        assert_eq!(cut.found.iter().collect::<Vec<_>>(), before, "jobs {jobs}");
+    }
 }

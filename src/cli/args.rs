@@ -101,6 +101,15 @@ pub(super) enum Command {
         partition: Option<(u64, u64)>,
         #[arg(long, value_enum, default_value_t = ExploreFormat::Human)]
         format: ExploreFormat,
+        /// Draw agent faults on these agents only, a comma list (default: every agent).
+        #[arg(long, value_delimiter = ',', value_name = "AGENTS")]
+        agents: Option<Vec<String>>,
+        /// Never draw agent faults on these agents, a comma list.
+        #[arg(long, value_delimiter = ',', value_name = "AGENTS")]
+        skip_agents: Vec<String>,
+        /// Stop at the run that gives the N-th distinct violation.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        max_distinct: Option<u64>,
         /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
         set: Vec<Override>,

@@ -114,6 +114,9 @@ pub fn run() -> Result<Status, Error> {
             jobs,
             partition,
             format,
+            agents,
+            skip_agents,
+            max_distinct,
             set,
         } => {
             let opts = crate::testing::explore::Options {
@@ -123,6 +126,9 @@ pub fn run() -> Result<Status, Error> {
                 jobs: jobs.unwrap_or_else(corpus::default_jobs),
                 slice: partition,
                 json: format == ExploreFormat::Json,
+                agents,
+                skip_agents,
+                max_distinct: max_distinct.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             };
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             Ok(crate::testing::explore::command(

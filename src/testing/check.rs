@@ -10,13 +10,13 @@ use crate::engine::task::task_id;
 use crate::engine::world::{self, World};
 
 /// What was violated: an invariant by name, or an `expect` entry by its 1-based index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rule {
     Invariant(&'static str),
     Expect(usize),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Violation {
     pub rule: Rule,
     pub message: String,

@@ -1,7 +1,8 @@
 //! `a2a-sim explore` (faults.md §3): runs each scenario under fault schedules drawn from a seed,
 //! checks every run, shrinks each violation to a 1-minimal schedule and prints it as a `faults:`
 //! block to paste back. Runs use every core; output is in run order, the same bytes for any
-//! `--jobs`.
+//! `--jobs`. Violations with the same claim and the same shrunk schedule are one finding, printed
+//! once with how many runs gave it; faults can be aimed at some agents only.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,6 +26,61 @@ pub struct Options {
     /// `slice:M/N` as `(M, N)`: runs M, M + N, …
     pub slice: Option<(u64, u64)>,
     pub json: bool,
+    /// `--agents`: draw agent faults on these only (default: every agent).
+    pub agents: Option<Vec<String>>,
+    /// `--skip-agents`: never draw agent faults on these.
+    pub skip_agents: Vec<String>,
+    /// `--max-distinct N`: stop at the run that gives the N-th distinct violation.
+    pub max_distinct: Option<usize>,
+}
+
+impl Options {
+    /// Every run, every kind, one thread, human output: what `explore FILE` does.
+    pub fn new(runs: u64, seed: u64) -> Options {
+        Options {
+            runs,
+            seed,
+            kinds: [true; 5],
+            jobs: 1,
+            slice: None,
+            json: false,
+            agents: None,
+            skip_agents: Vec::new(),
+            max_distinct: None,
+        }
+    }
+
+    /// The agents of `scenario` faults may target, in file order; an unknown name is an error
+    /// naming the option, with a hint.
+    pub fn eligible_agents(&self, scenario: &Scenario) -> Result<Vec<usize>, String> {
+        let names: Vec<&str> = scenario.agents.iter().map(|a| a.name()).collect();
+        let index = |option: &str, name: &str| {
+            names.iter().position(|n| *n == name).ok_or_else(|| {
+                crate::error::with_hint(
+                    format!("{option}: no agent `{name}` in this scenario"),
+                    name,
+                    names.iter().copied(),
+                )
+            })
+        };
+        let mut eligible: Vec<usize> = match &self.agents {
+            Some(only) => {
+                let mut v = only
+                    .iter()
+                    .map(|n| index("--agents", n))
+                    .collect::<Result<Vec<_>, _>>()?;
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
+            None => (0..names.len()).collect(),
+        };
+        for name in &self.skip_agents {
+            let skip = index("--skip-agents", name)?;
+            eligible.retain(|&a| a != skip);
+        }
+        Ok(eligible)
+    }
 }
 
 /// One violating run, shrunk.
@@ -43,6 +99,26 @@ pub struct Explored {
     pub found: Vec<Found>,
 }
 
+impl Explored {
+    /// The distinct violations (the same claim, message and shrunk schedule are one), in the order
+    /// of their first run, each with its number of runs.
+    pub fn distinct(&self) -> Vec<(&Found, u64)> {
+        let mut at: std::collections::HashMap<(&Violation, &[Fault]), usize> =
+            std::collections::HashMap::new();
+        let mut out: Vec<(&Found, u64)> = Vec::new();
+        for f in &self.found {
+            match at.entry((&f.violation, f.faults.as_slice())) {
+                std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].1 += 1,
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(out.len());
+                    out.push((f, 1));
+                }
+            }
+        }
+        out
+    }
+}
+
 /// The run numbers a partition keeps.
 pub fn kept_runs(runs: u64, slice: Option<(u64, u64)>) -> Vec<u64> {
     (1..=runs)
@@ -50,15 +126,22 @@ pub fn kept_runs(runs: u64, slice: Option<(u64, u64)>) -> Vec<u64> {
         .collect()
 }
 
-/// Explores one loaded scenario.
-pub fn explore(scenario: &Scenario, opts: &Options) -> Explored {
+/// Explores one loaded scenario, drawing agent faults on `agents` only (see
+/// [`Options::eligible_agents`]).
+pub fn explore_agents(scenario: &Scenario, opts: &Options, agents: Vec<usize>) -> Explored {
     let base = &scenario.faults;
     let clock = world::run_recording(scenario, world::RecordStreams::StreamSteps).clock();
-    let inputs = Inputs::new(scenario, clock, opts.kinds);
+    let mut inputs = Inputs::new(scenario, clock, opts.kinds);
+    inputs.agents = agents;
     let runs = kept_runs(opts.runs, opts.slice);
     // Chunks keep the hand-off between threads rare next to the runs themselves.
     let chunks: Vec<&[u64]> = runs.chunks(64).collect();
     let mut found = Vec::new();
+    // `--max-distinct`: the run that gave the last distinct violation wanted. Results come in run
+    // order, so the cut is the same for any `--jobs`; workers only skip runs past it.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut seen: std::collections::HashSet<(Violation, Vec<Fault>)> = Default::default();
+    let mut cut: Option<u64> = None;
     crate::corpus::for_each_ordered(
         &chunks,
         opts.jobs,
@@ -66,6 +149,9 @@ pub fn explore(scenario: &Scenario, opts: &Options) -> Explored {
             let mut faults = base.clone();
             let mut out = Vec::new();
             for &run in chunk.iter() {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
                 let drawn = inputs.draw(opts.seed, run);
                 faults.entries.truncate(base.entries.len());
                 faults.entries.extend_from_slice(&drawn);
@@ -80,12 +166,35 @@ pub fn explore(scenario: &Scenario, opts: &Options) -> Explored {
             }
             out
         },
-        |_, mut r| found.append(&mut r),
+        |_, r: Vec<Found>| {
+            for f in r {
+                if cut.is_some() {
+                    return;
+                }
+                if let Some(max) = opts.max_distinct {
+                    seen.insert((f.violation.clone(), f.faults.clone()));
+                    if seen.len() >= max {
+                        cut = Some(f.run);
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+                found.push(f);
+            }
+        },
     );
+    let made = match cut {
+        Some(run) => runs.iter().position(|&r| r == run).map_or(0, |i| i + 1),
+        None => runs.len(),
+    };
     Explored {
-        runs: runs.len() as u64,
+        runs: made as u64,
         found,
     }
+}
+
+/// Explores one loaded scenario, faults drawn on every agent.
+pub fn explore(scenario: &Scenario, opts: &Options) -> Explored {
+    explore_agents(scenario, opts, (0..scenario.agents.len()).collect())
 }
 
 /// The schedule a violation was drawn with, plus the file's own, as a [`Faults`].
@@ -102,10 +211,16 @@ fn rule_text(rule: Rule) -> String {
     }
 }
 
-/// The human report of one violation: what broke, and the schedule to paste.
-pub fn human(file: &str, seed: u64, scenario: &Scenario, f: &Found) -> String {
+/// The human report of one distinct violation (`count` runs gave it): what broke, and the
+/// schedule to paste.
+pub fn human(file: &str, seed: u64, scenario: &Scenario, f: &Found, count: u64) -> String {
+    let first_of = if count > 1 {
+        format!(", first of {count} runs")
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "{file}: run {} (seed {seed}): {} violated: {}\n",
+        "{file}: run {} (seed {seed}{first_of}): {} violated: {}\n",
         f.run,
         rule_text(f.violation.rule),
         f.violation.message
@@ -131,8 +246,8 @@ pub fn human(file: &str, seed: u64, scenario: &Scenario, f: &Found) -> String {
     s
 }
 
-/// The JSON line of one violation.
-pub fn json_line(file: &str, seed: u64, scenario: &Scenario, f: &Found) -> String {
+/// The JSON line of one distinct violation (`count` runs gave it).
+pub fn json_line(file: &str, seed: u64, scenario: &Scenario, f: &Found, count: u64) -> String {
     use serde_json::json;
     let violation = match f.violation.rule {
         Rule::Invariant(name) => {
@@ -141,7 +256,7 @@ pub fn json_line(file: &str, seed: u64, scenario: &Scenario, f: &Found) -> Strin
         Rule::Expect(i) => json!({"kind": "expect", "index": i, "message": f.violation.message}),
     };
     let faults: Vec<_> = f.faults.iter().map(|x| fault_json(scenario, x)).collect();
-    json!({"file": file, "run": f.run, "seed": seed, "violation": violation, "faults": faults})
+    json!({"file": file, "run": f.run, "count": count, "seed": seed, "violation": violation, "faults": faults})
         .to_string()
 }
 
@@ -153,7 +268,7 @@ pub fn command(
     out: &mut dyn Write,
 ) -> Status {
     let mut status = Status::Success;
-    let (mut runs, mut violations) = (0u64, 0u64);
+    let (mut runs, mut violations, mut distinct) = (0u64, 0u64, 0u64);
     for path in files {
         // `--set` as for `run`: each override checked like file content, located at the override.
         let scenario = match loader::load_path_with(path, overrides) {
@@ -166,14 +281,25 @@ pub fn command(
             }
         };
         let file = path.display().to_string();
-        let explored = explore(&scenario, opts);
+        let agents = match opts.eligible_agents(&scenario) {
+            Ok(a) => a,
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("{file}: {e}");
+                status = Status::InputErrors;
+                continue;
+            }
+        };
+        let explored = explore_agents(&scenario, opts, agents);
         runs += explored.runs;
         violations += explored.found.len() as u64;
-        for f in &explored.found {
+        let groups = explored.distinct();
+        distinct += groups.len() as u64;
+        for (f, count) in groups {
             let text = if opts.json {
-                json_line(&file, opts.seed, &scenario, f) + "\n"
+                json_line(&file, opts.seed, &scenario, f, count) + "\n"
             } else {
-                human(&file, opts.seed, &scenario, f)
+                human(&file, opts.seed, &scenario, f, count)
             };
             if out.write_all(text.as_bytes()).is_err() {
                 return status;
@@ -181,7 +307,10 @@ pub fn command(
         }
     }
     let summary = if opts.json {
-        serde_json::json!({"runs": runs, "violations": violations}).to_string()
+        serde_json::json!({"runs": runs, "violations": violations, "distinct": distinct})
+            .to_string()
+    } else if violations > 0 {
+        format!("{runs} runs, {violations} violations, {distinct} distinct")
     } else {
         format!("{runs} runs, {violations} violations")
     };

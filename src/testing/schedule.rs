@@ -38,7 +38,10 @@ pub const KINDS: [&str; 5] = ["unavailable", "slow", "crash", "down", "duplicate
 /// What the generator draws over.
 #[derive(Debug, Clone)]
 pub struct Inputs {
-    pub agents: usize,
+    /// The agents faults may target (indices into the scenario's agents, in file order): every
+    /// agent, unless `explore --agents` / `--skip-agents` narrowed them. Drawing picks one by
+    /// `below(len)`, so with every agent the draws are those of the whole file.
+    pub agents: Vec<usize>,
     /// The distinct hosts of the push URLs the file configures, in file order.
     pub hosts: Vec<String>,
     /// Windows lie within `[0, horizon)`: `max(1, 2C)`.
@@ -69,7 +72,7 @@ impl Inputs {
             }
         }
         Inputs {
-            agents: scenario.agents.len(),
+            agents: (0..scenario.agents.len()).collect(),
             hosts,
             horizon: final_clock.saturating_mul(2).max(1),
             kinds,
@@ -83,7 +86,7 @@ impl Inputs {
             .filter(|&k| {
                 self.kinds[k]
                     && if k < 3 {
-                        self.agents > 0
+                        !self.agents.is_empty()
                     } else {
                         !self.hosts.is_empty()
                     }
@@ -98,7 +101,7 @@ impl Inputs {
         for _ in 0..count {
             let kind = usable[rng.below(usable.len() as u64) as usize];
             let target = if kind < 3 {
-                FaultTarget::Agent(rng.below(self.agents as u64) as usize)
+                FaultTarget::Agent(self.agents[rng.below(self.agents.len() as u64) as usize])
             } else {
                 FaultTarget::PushHost(
                     self.hosts[rng.below(self.hosts.len() as u64) as usize].clone(),
