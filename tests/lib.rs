@@ -16,6 +16,7 @@ mod malformed;
 mod properties;
 mod protocol;
 mod reports;
+mod reproducers;
 #[cfg(feature = "serve")]
 mod serve;
 mod tokens;

@@ -85,16 +85,20 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
     let _ = report_json::write(&w, &mut actual);
     let actual = String::from_utf8_lossy(&actual).into_owned();
     for unmet in expect::check(&w) {
-        let (line, col) = yaml::locate(
-            &text,
-            &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
-        )
-        .unwrap_or((1, 1));
-        o.unmet.push(format!(
-            "{}:{line}:{col}: expectation failed: {}",
-            path.display(),
-            unmet.message
-        ));
+        // An imported scenario's claims are located in the file that states them.
+        let site = match scenario.expectation_sites.get(unmet.index) {
+            Some(site) => site.clone(),
+            None => {
+                let (line, col) = yaml::locate(
+                    &text,
+                    &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
+                )
+                .unwrap_or((1, 1));
+                format!("{}:{line}:{col}", path.display())
+            }
+        };
+        o.unmet
+            .push(format!("{site}: expectation failed: {}", unmet.message));
     }
     // `golden: false`: the expectations alone decide.
     if !scenario.golden {

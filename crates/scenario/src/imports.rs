@@ -3,11 +3,19 @@
 //! in import order; a name defined twice, or a policy key set differently in two files, is an
 //! error naming both files. Each item remembers the file and place it came from, so problems are
 //! located in the file that holds them.
+//!
+//! An imported file with `steps` is a scenario, not a library: the importing file runs its steps
+//! and adds `faults` and `expect` entries after the imported ones (a shrunk reproducer pinned in
+//! five lines beside the original). Steps come from one file only; the imported scenario's
+//! `golden` setting stays its own, and its `name` is used when the importer has none. `faults`
+//! add up across every imported file.
 
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
-use crate::file::{AgentFile, CallerFile, ClockFile, ScenarioFile, StepList};
+use crate::file::{
+    AgentFile, CallerFile, ClockFile, ExpectFile, FaultFile, ScenarioFile, StepList,
+};
 use crate::overrides::Override;
 use crate::yaml::{self, Seg};
 
@@ -41,6 +49,10 @@ pub struct Origins {
     pub push_allowed_hosts: usize,
     pub classification_levels: usize,
     pub clock: usize,
+    /// The source of the steps (the importing file, or the one scenario it imports).
+    pub steps: usize,
+    pub expect: Vec<(usize, usize)>,
+    pub faults: Vec<(usize, usize)>,
 }
 
 /// A scenario file with its imports merged in.
@@ -58,11 +70,15 @@ impl Merged {
     pub fn origin(&self, path: &[Seg]) -> (usize, Vec<Seg>) {
         let rest = |n: usize| path[n..].to_vec();
         match path {
-            [Seg::Key(k), Seg::Index(i), ..] if k == "agents" || k == "callers" => {
-                let table = if k == "agents" {
-                    &self.origins.agents
-                } else {
-                    &self.origins.callers
+            [Seg::Key(k), ..] if k == "steps" => (self.origins.steps, path.to_vec()),
+            [Seg::Key(k), Seg::Index(i), ..]
+                if ["agents", "callers", "expect", "faults"].contains(&k.as_ref()) =>
+            {
+                let table = match k.as_ref() {
+                    "agents" => &self.origins.agents,
+                    "callers" => &self.origins.callers,
+                    "expect" => &self.origins.expect,
+                    _ => &self.origins.faults,
                 };
                 match table.get(*i) {
                     Some(&(src, j)) => (
@@ -309,17 +325,20 @@ impl Merger<'_> {
             self.seen.push(canonical.clone());
             self.sources.push(source);
             self.files.push(None);
-            for key in ["steps", "expect", "golden"] {
-                let present = match key {
-                    "steps" => imported.steps.is_some(),
-                    "expect" => imported.expect.is_some(),
-                    _ => imported.golden.is_some(),
-                };
-                if present {
-                    let msg = format!(
-                        "an imported file is a library: `{key}` belongs in the scenario that imports it"
-                    );
-                    self.problems.push(self.at(ix, &[Seg::from(key)], msg));
+            // A library's claims belong to the scenarios that import it; an imported scenario
+            // (a file with steps) keeps its own.
+            if imported.steps.is_none() {
+                for key in ["expect", "golden"] {
+                    let present = match key {
+                        "expect" => imported.expect.is_some(),
+                        _ => imported.golden.is_some(),
+                    };
+                    if present {
+                        let msg = format!(
+                            "an imported file without `steps` is a library: `{key}` belongs in the scenario that imports it"
+                        );
+                        self.problems.push(self.at(ix, &[Seg::from(key)], msg));
+                    }
                 }
             }
             let dir = Path::new(import).parent().unwrap_or(Path::new(""));
@@ -376,6 +395,11 @@ fn combine(
     let mut hosts: Option<(Vec<String>, usize)> = None;
     let mut levels: Option<(Vec<String>, usize)> = None;
     let mut clock: Option<(ClockFile, usize)> = None;
+    let mut steps: Option<(StepList, usize)> = None;
+    let mut expect: Vec<ExpectFile> = Vec::new();
+    let mut faults: Vec<FaultFile> = Vec::new();
+    let mut name: Option<String> = None;
+    let (mut any_expect, mut any_faults) = (false, false);
     let mut any_agents = false;
     let mut any_callers = false;
     for &src in &order {
@@ -389,6 +413,35 @@ fn combine(
         };
         any_agents |= f.agents.is_some();
         any_callers |= f.callers.is_some();
+        if let Some(s) = f.steps.take() {
+            match &steps {
+                Some((_, first)) => {
+                    let msg = format!(
+                        "`steps` already come from {}: a file that imports a scenario adds `faults` and `expect`, and only one file gives the steps",
+                        sources[*first].display
+                    );
+                    problems.push(at(src, &[Seg::from("steps")], msg));
+                }
+                None => {
+                    steps = Some((s, src));
+                    // The imported scenario's name, unless the importing file names itself.
+                    if src != 0 {
+                        name = f.name.take();
+                    }
+                }
+            }
+        }
+        // Claims and faults add up: the imported ones first, in import order.
+        if let Some(e) = f.expect.take() {
+            any_expect = true;
+            origins.expect.extend((0..e.len()).map(|j| (src, j)));
+            expect.extend(e);
+        }
+        if let Some(x) = f.faults.take() {
+            any_faults = true;
+            origins.faults.extend((0..x.len()).map(|j| (src, j)));
+            faults.extend(x);
+        }
         for (j, a) in f.agents.take().unwrap_or_default().into_iter().enumerate() {
             if let Some(name) = &a.name
                 && let Some((_, first)) = agent_from.iter().find(|(n, _)| n == name)
@@ -485,6 +538,15 @@ fn combine(
     }
     root.agents = any_agents.then_some(agents);
     root.callers = any_callers.then_some(callers);
+    root.steps = steps.map(|(s, src)| {
+        origins.steps = src;
+        s
+    });
+    root.expect = any_expect.then_some(expect);
+    root.faults = any_faults.then_some(faults);
+    if root.name.is_none() {
+        root.name = name;
+    }
     root.policy.max_depth = max_depth.map(|(d, s)| {
         origins.max_depth = s;
         d
@@ -509,15 +571,43 @@ fn combine(
     })
 }
 
-/// Whether a file is a library (a mapping without `steps`), for `test` and directory walks.
-/// A file that cannot be read or parsed is no library: loading it reports why.
+/// Whether a file is a library (a mapping without `steps`, importing no scenario), for `test`
+/// and directory walks. A file that cannot be read or parsed is no library: loading it reports
+/// why.
 pub fn is_library_path(path: &Path) -> bool {
+    library_at(path, 0)
+}
+
+/// Imports nested deeper than this are taken for a cycle (loading reports it).
+const DEEPEST_IMPORT: usize = 32;
+
+fn library_at(path: &Path, depth: usize) -> bool {
     let Ok(text) = std::fs::read_to_string(path) else {
         return false;
     };
-    is_library_text(&text)
+    let Some(yaml::Value::Mapping(m)) = yaml::parse_tree(&text) else {
+        return false;
+    };
+    if m.contains_key("steps") {
+        return false;
+    }
+    // A file that imports a scenario runs its steps.
+    let imports = match m.get("imports") {
+        Some(yaml::Value::Sequence(list)) => list.as_slice(),
+        _ => &[],
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    imports.iter().all(|i| match i {
+        yaml::Value::String(name) if depth < DEEPEST_IMPORT => {
+            let imported = dir.join(name);
+            !imported.is_file() || library_at(&imported, depth + 1)
+        }
+        _ => true,
+    })
 }
 
+/// Whether a text is a library by its own keys (it has no `steps`); see [`is_library_path`] for
+/// a file, which also follows its imports.
 pub fn is_library_text(text: &str) -> bool {
     match yaml::parse_tree(text) {
         Some(yaml::Value::Mapping(m)) => !m.contains_key("steps"),

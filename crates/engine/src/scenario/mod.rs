@@ -41,6 +41,9 @@ pub struct Scenario {
     /// The 1-based step that defines each alias (32 bits: one per alias).
     pub alias_steps: Vec<u32>,
     pub expectations: Vec<Expectation>,
+    /// Where each expectation is written (`file:line:column`), parallel to `expectations`, when
+    /// some come from an imported scenario; empty when all are the file's own (found in its text).
+    pub expectation_sites: Vec<String>,
     /// Which expectations are `always: true`, parallel to `expectations`.
     pub always: Vec<bool>,
     /// `golden: false`: `test` checks the expectations alone, with no golden file.

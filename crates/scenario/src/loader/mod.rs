@@ -71,6 +71,17 @@ pub fn load_string_as(
     }
     let mut scenario = loader.scenario(file, default_name);
     scenario.overrides = overrides.iter().map(Override::shown).collect();
+    if merged.origins.expect.iter().any(|&(src, _)| src != 0) {
+        scenario.expectation_sites = (0..merged.origins.expect.len())
+            .map(|i| {
+                let d = merged.locate(
+                    &[crate::yaml::Seg::from("expect"), crate::yaml::Seg::Index(i)],
+                    String::new(),
+                );
+                format!("{}:{}:{}", d.file, d.line, d.column)
+            })
+            .collect();
+    }
     let texts: Vec<&str> = merged.sources.iter().map(|s| s.text.as_str()).collect();
     if loader.problems.is_empty() && loader.extra.is_empty() {
         if find == Warnings::Skip {
@@ -337,6 +348,7 @@ impl Loader<'_> {
             aliases,
             alias_steps,
             expectations,
+            expectation_sites: Vec::new(),
             always,
             golden,
             faults,
