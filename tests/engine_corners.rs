@@ -54,6 +54,87 @@ fn texts(v: &Value, n: usize) -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A scripted reply into an escalated chain (behaviour.md §3 `on_pause: escalate`, §8 pauses)
+
+/// `a` answers its child `b` with a scripted reply; `b` had escalated the question of its own
+/// child `c`. The reply moves `b` back to `working` (9), forwards the text to `c`, which moves to
+/// `working` too (10, its next step) and finishes; then `b` and `a` finish in turn.
+#[test]
+fn a_scripted_reply_into_an_escalated_chain_moves_each_level_back_to_working() {
+    let v = scenario(
+        &[
+            agent(
+                "a",
+                "[working, {delegate: {to: b, text: go, replies: [{text: approve}]}}, completed]",
+            ),
+            agent(
+                "b",
+                "[working, {delegate: {to: c, text: go, on_pause: escalate}}, completed]",
+            ),
+            agent(
+                "c",
+                "[working, {input_required: Which list?}, working, completed]",
+            ),
+        ],
+        "  - send: {caller: u, to: a, text: hi, as: t}\n",
+        "",
+    );
+    assert_eq!(hist(&v, 1), "1 submitted, 2 working, 13 completed");
+    assert_eq!(
+        hist(&v, 2),
+        "3 submitted, 4 working, 8 input-required, 9 working, 12 completed"
+    );
+    assert_eq!(
+        hist(&v, 3),
+        "5 submitted, 6 working, 7 input-required, 10 working, 11 completed"
+    );
+    // The reply reached the task that asked, and the level it passed through.
+    assert_eq!(texts(&v, 3).last().unwrap(), "approve");
+    assert!(texts(&v, 2).contains(&"approve".to_string()));
+    assert_eq!(
+        v["steps"][0],
+        json!({"step": 1, "op": "send", "caller": "u", "result": {"task": "task-1", "state": "completed"}})
+    );
+    assert_eq!(v["errors"], json!([]));
+}
+
+/// The same chain answered by the driver's `reply` to `a` (escalated twice): all three levels
+/// move back to `working` top down, one tick each, before `c`'s handler resumes.
+#[test]
+fn a_driver_reply_into_a_chain_escalated_twice_moves_every_level_top_down() {
+    let v = scenario(
+        &[
+            agent(
+                "a",
+                "[working, {delegate: {to: b, text: go, on_pause: escalate}}, completed]",
+            ),
+            agent(
+                "b",
+                "[working, {delegate: {to: c, text: go, on_pause: escalate}}, completed]",
+            ),
+            agent(
+                "c",
+                "[working, {input_required: Which list?}, working, completed]",
+            ),
+        ],
+        "  - send: {caller: u, to: a, text: hi, as: t}\n  - reply: {caller: u, task: t, text: approve}\n",
+        "",
+    );
+    assert_eq!(
+        hist(&v, 1),
+        "1 submitted, 2 working, 9 input-required, 10 working, 15 completed"
+    );
+    assert_eq!(
+        hist(&v, 2),
+        "3 submitted, 4 working, 8 input-required, 11 working, 14 completed"
+    );
+    assert_eq!(
+        hist(&v, 3),
+        "5 submitted, 6 working, 7 input-required, 12 working, 13 completed"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // `join: any`: clean-up first, then the delegating task (behaviour.md §3)
 
 /// `a` completes at 7, `b` is canceled at 8, and only then is `p` queued: the driver's wait,
