@@ -135,6 +135,89 @@ fn a_driver_reply_into_a_chain_escalated_twice_moves_every_level_top_down() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A wake replaces a queued turn (behaviour.md §1, faults.md §1 `slow`)
+
+/// The child pauses at 6 and its timer cancels it at 7 before the scripted reply's turn: the
+/// retry's backoff (5) then counts from 7, so attempt 2 is created at 13, not at 8.
+#[test]
+fn a_retry_backoff_replaces_the_turn_a_paused_child_had_queued() {
+    let v = scenario(
+        &[
+            agent(
+                "p",
+                "[working, {delegate: {to: c, text: go, timeout: 3, retry: {attempts: 2, backoff: 5}, replies: [{text: ok}]}}, completed]",
+            ),
+            agent(
+                "c",
+                "[working, {wait: 1}, {input_required: which list?}, completed]",
+            ),
+        ],
+        "  - send: {caller: u, to: p, text: hi, as: t}\n",
+        "",
+    );
+    assert_eq!(
+        hist(&v, 2),
+        "3 submitted, 4 working, 6 input-required, 7 canceled"
+    );
+    assert_eq!(
+        hist(&v, 3),
+        "13 submitted, 14 working, 16 input-required, 17 canceled"
+    );
+    assert_eq!(task(&v, 3)["attempt"], 2);
+    assert_eq!(hist(&v, 1), "1 submitted, 2 working, 18 failed");
+    // The timers won every time: no scripted reply was ever given.
+    assert!(!texts(&v, 2).contains(&"ok".to_string()));
+    assert!(!texts(&v, 3).contains(&"ok".to_string()));
+}
+
+/// A `slow` parent: its child pauses at 5 (wake at 5 + 3), then crashes at 6 (wake at 6 + 3).
+/// The second wake replaces the first, so the parent completes at 10, not 9.
+#[test]
+fn a_second_wake_of_a_slow_task_replaces_its_queued_turn() {
+    let v = scenario(
+        &[
+            agent(
+                "p",
+                "[working, {delegate: {to: c, text: go, on_pause: escalate, on_error: continue}}, completed]",
+            ),
+            agent("c", "[working, {input_required: which list?}, completed]"),
+        ],
+        "  - send: {caller: u, to: p, text: hi, as: t}\n",
+        "  - {agent: p, slow: {extra: 3, from: 4}}\n  - {agent: c, crash: {at: 5}}\n",
+    );
+    assert_eq!(
+        hist(&v, 2),
+        "3 submitted, 4 working, 5 input-required, 6 failed"
+    );
+    assert_eq!(hist(&v, 1), "1 submitted, 2 working, 10 completed");
+    assert_eq!(v["steps"][0]["result"]["state"], "completed");
+}
+
+/// A replacing wake may come earlier than the turn it replaces: the child pauses at 5 inside a
+/// `slow` window (wake at 5 + 1000), then crashes (wake at 6, after the window). The turn left
+/// behind for 1005 is stale: it neither runs the task's next step nor moves the clock, so the
+/// handler's `wait: 2000` ends at 2006.
+#[test]
+fn a_replaced_turn_left_in_the_queue_is_dropped_when_it_comes_up() {
+    let v = scenario(
+        &[
+            agent(
+                "p",
+                "[working, {delegate: {to: c, text: go, on_pause: escalate, on_error: continue}}, {wait: 2000}, completed]",
+            ),
+            agent("c", "[working, {input_required: which list?}, completed]"),
+        ],
+        "  - send: {caller: u, to: p, text: hi, as: t}\n",
+        "  - {agent: p, slow: {extra: 1000, from: 4, to: 6}}\n  - {agent: c, crash: {at: 5}}\n",
+    );
+    assert_eq!(
+        hist(&v, 2),
+        "3 submitted, 4 working, 5 input-required, 6 failed"
+    );
+    assert_eq!(hist(&v, 1), "1 submitted, 2 working, 2007 completed");
+}
+
+// ---------------------------------------------------------------------------------------------
 // `join: any`: clean-up first, then the delegating task (behaviour.md §3)
 
 /// `a` completes at 7, `b` is canceled at 8, and only then is `p` queued: the driver's wait,

@@ -463,9 +463,7 @@ impl<'s> World<'s> {
         self.delegations[ix].outcome = Some(outcome);
         self.runs[parent].set_pending(Pending::Outcome(ix32(ix)));
         // An escalated parent stays paused; its next turn takes the outcome.
-        if self.runs[parent].escalated == Some(Ix::new(ix)) {
-            self.runs[parent].escalated = None;
-        }
+        self.runs[parent].escalated = false;
         self.wake(parent, clock);
     }
 

@@ -42,7 +42,7 @@ impl<'s> World<'s> {
         let message = self.latest_status_message(child);
         match self.set_status(task, state, message) {
             Ok(()) => {
-                self.runs[task].escalated = Some(Ix::new(ix));
+                self.runs[task].escalated = true;
                 Next::Stop
             }
             Err(IllegalTransition { from, to }) => {
@@ -87,7 +87,10 @@ impl<'s> World<'s> {
     ) {
         self.deliver(task, text.clone(), data);
         let mut at = task;
-        while let Some(ix) = self.runs[at].escalated.take().map(Ix::get) {
+        while std::mem::take(&mut self.runs[at].escalated) {
+            let Some(ix) = self.runs[at].waiting_on.map(Ix::get) else {
+                break;
+            };
             let _ = self.set_status(at, TaskState::Working, None);
             let Some(child) = self.delegations[ix].members.first().and_then(|m| m.task) else {
                 return;
