@@ -1,6 +1,7 @@
 //! Engine corners: small reproductions of scheduling orders the engine once got wrong, each
 //! pinned with the exact ticks the behaviour pages give (behaviour.md §1–§3 and §8, faults.md §1).
 
+use a2a_sim::engine::world::World;
 use serde_json::{Value, json};
 
 use crate::common::*;
@@ -215,6 +216,31 @@ fn a_replaced_turn_left_in_the_queue_is_dropped_when_it_comes_up() {
         "3 submitted, 4 working, 5 input-required, 6 failed"
     );
     assert_eq!(hist(&v, 1), "1 submitted, 2 working, 2007 completed");
+}
+
+/// What a server session waits for is the next live activity: the replaced turn left for 1005
+/// is not (a server would otherwise sleep until then for nothing, and then the whole way again).
+#[test]
+fn a_server_session_waits_for_live_work_not_for_a_replaced_turn() {
+    let s = load(
+        "agents:\n\
+         - {name: p, tenant: acme, clearance: internal, skills: [{id: s, tags: [p]}], handler: [working, {delegate: {to: c, text: go, on_pause: escalate, on_error: continue}}, {wait: 2000}, completed]}\n\
+         - {name: c, tenant: acme, clearance: internal, skills: [{id: s, tags: [c]}], handler: [working, {input_required: which list?}, completed]}\n\
+         callers: [{id: u, tenant: acme, classification: public}]\n\
+         steps: [{send: {caller: u, to: p, text: hi, as: t, return_immediately: true}}]\n\
+         faults:\n\
+         - {agent: p, slow: {extra: 1000, from: 4, to: 6}}\n\
+         - {agent: c, crash: {at: 5}}\n",
+    );
+    let mut world = World::new(&s);
+    world.serve_step(&s.steps[0]);
+    assert_eq!(world.next_due(), Some(1));
+    world.advance_to(6);
+    // `p` took the crash's outcome at 6 and waits until 2006; its turn for 1005 was replaced.
+    assert_eq!(world.clock(), 6);
+    assert_eq!(world.next_due(), Some(2006));
+    world.finish();
+    assert_eq!(history(&world, 0).last(), Some(&(2007, "completed")));
 }
 
 // ---------------------------------------------------------------------------------------------

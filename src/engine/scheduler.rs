@@ -69,9 +69,14 @@ impl Scheduler {
             .is_some_and(|Reverse(q)| q.ready_at <= clock)
     }
 
+    /// The activity with the smallest `(ready_at, seq)`, left queued.
+    pub fn peek(&self) -> Option<&Queued> {
+        self.heap.peek().map(|Reverse(q)| q)
+    }
+
     /// When the earliest queued activity is due.
     pub fn peek_ready_at(&self) -> Option<u64> {
-        self.heap.peek().map(|Reverse(q)| q.ready_at)
+        self.peek().map(|q| q.ready_at)
     }
 
     /// Draws a seq without queueing: the activity runs at once, as it would have if queued, since
