@@ -7,6 +7,7 @@ mod behaviour;
 mod cli;
 mod common;
 mod engine;
+mod engine_corners;
 mod everyday;
 mod faults;
 mod goldens;

@@ -412,9 +412,10 @@ impl<'s> World<'s> {
         let completed = d.completed();
         let all_done = d.members.iter().all(|m| m.outcome.is_some());
         if f.join == Join::Any && completed > 0 {
-            self.resolve(ix, Outcome::Completed);
-            // The first completion decides; the rest are no longer wanted.
-            return self.cancel_open_members(ix, None, "join: any was satisfied");
+            // The first completion decides; the rest are no longer wanted. They are canceled
+            // first, and only then is the delegating task queued, as after every clean-up.
+            self.cancel_open_members(ix, None, "join: any was satisfied");
+            return self.resolve(ix, Outcome::Completed);
         }
         if all_done {
             let success = completed == d.members.len() && f.join == Join::All;
@@ -462,9 +463,7 @@ impl<'s> World<'s> {
         self.delegations[ix].outcome = Some(outcome);
         self.runs[parent].set_pending(Pending::Outcome(ix32(ix)));
         // An escalated parent stays paused; its next turn takes the outcome.
-        if self.runs[parent].escalated == Some(Ix::new(ix)) {
-            self.runs[parent].escalated = None;
-        }
+        self.runs[parent].escalated = false;
         self.wake(parent, clock);
     }
 

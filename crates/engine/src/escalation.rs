@@ -31,8 +31,10 @@ impl<'s> World<'s> {
                 self.reply_refused(task, ix, child, refused);
                 return Next::Stop;
             }
+            // A reply like any other: when the child took its own pause from a child of its own
+            // (`escalate`), it travels down that chain too.
             let text = self.render(task, &reply.text);
-            self.give_reply(child, text, reply.data.as_deref());
+            self.reply_down(child, text, reply.data.as_deref());
             return Next::Stop;
         }
         // Escalate: take the child's pause, with its latest status message, and wait for the owner.
@@ -40,7 +42,7 @@ impl<'s> World<'s> {
         let message = self.latest_status_message(child);
         match self.set_status(task, state, message) {
             Ok(()) => {
-                self.runs[task].escalated = Some(Ix::new(ix));
+                self.runs[task].escalated = true;
                 Next::Stop
             }
             Err(IllegalTransition { from, to }) => {
@@ -73,16 +75,10 @@ impl<'s> World<'s> {
         self.open_call(task, false);
     }
 
-    /// A scripted reply from the delegating agent to its paused child.
-    fn give_reply(&mut self, child: TaskIx, text: Cow<'s, str>, data: Option<&'s DataMap>) {
-        self.deliver(child, text, data);
-        let clock = self.clock();
-        self.wake(child, clock);
-    }
-
-    /// A reply to a paused task. When the task took its pause from a child (`escalate`), each
-    /// escalated level moves back to `working`, top down, one tick each, and forwards the reply
-    /// to its child as its own; the handler of the task that paused by itself resumes.
+    /// A reply to a paused task, from the driver or scripted by the delegating agent. When the
+    /// task took its pause from a child (`escalate`), each escalated level moves back to
+    /// `working`, top down, one tick each, and forwards the reply to its child as its own; then
+    /// the handler of the task that paused by itself is queued.
     pub(crate) fn reply_down(
         &mut self,
         task: TaskIx,
@@ -91,7 +87,10 @@ impl<'s> World<'s> {
     ) {
         self.deliver(task, text.clone(), data);
         let mut at = task;
-        while let Some(ix) = self.runs[at].escalated.take().map(Ix::get) {
+        while std::mem::take(&mut self.runs[at].escalated) {
+            let Some(ix) = self.runs[at].waiting_on.map(Ix::get) else {
+                break;
+            };
             let _ = self.set_status(at, TaskState::Working, None);
             let Some(child) = self.delegations[ix].members.first().and_then(|m| m.task) else {
                 return;

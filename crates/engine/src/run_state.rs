@@ -2,7 +2,7 @@
 //! script and its ties to other work.
 
 use crate::delegation::Pending;
-use crate::ix::Ix;
+use crate::ix::{Ix, ix32};
 use crate::task::TaskIx;
 
 /// A task's place in its script and its ties to other work.
@@ -12,8 +12,10 @@ use crate::task::TaskIx;
 pub(crate) struct Run {
     /// The op of its program to run next.
     pub pc: u32,
-    /// Whether a turn of it is in the scheduler.
-    pub queued: bool,
+    /// The seq of its queued turn, 0 when none is queued. A wake replaces the queued turn
+    /// (behaviour.md §1): the new entry's seq is kept here, and an entry of this task with
+    /// another seq, still in the scheduler, is stale and dropped when it comes up.
+    pub turn: u64,
     /// The [`CallId`](crate::record::CallId) whose stream its events go to, while one is open.
     pub call: Option<Ix>,
     /// Its child tasks, in creation order: most tasks have none.
@@ -26,13 +28,12 @@ pub(crate) struct Run {
     pub results: crate::rare::Rare<Option<Ix>>,
     /// The [`DelegationIx`](crate::scheduler::DelegationIx) it is blocked on.
     pub waiting_on: Option<Ix>,
-    /// What its next turn must handle first ([`Run::take_pending`]): the kind and the delegation
-    /// apart, so that they pack beside the other small fields (a `Pending` is eight bytes).
+    /// What its next turn must handle first ([`Run::take_pending`]), by kind: it is always about
+    /// the delegation in `waiting_on`, so that is not kept twice (a `Pending` is eight bytes).
     pending_kind: u8,
-    pending_on: u32,
-    /// The [`DelegationIx`](crate::scheduler::DelegationIx) whose child's pause it took
-    /// on (`on_pause: escalate`).
-    pub escalated: Option<Ix>,
+    /// Whether it took on the pause of the child of the delegation in `waiting_on`
+    /// (`on_pause: escalate`).
+    pub escalated: bool,
     /// Index into its messages of the latest reply it received.
     pub last_reply: Option<Ix>,
     /// How many times it has reached a pause or a terminal state: a blocking step waits for this
@@ -56,8 +57,11 @@ impl Run {
 
     /// What its next turn must handle first, which is then cleared.
     pub fn take_pending(&mut self) -> Pending {
-        let on = self.pending_on;
-        match std::mem::replace(&mut self.pending_kind, Run::NONE) {
+        let kind = std::mem::replace(&mut self.pending_kind, Run::NONE);
+        let Some(on) = self.waiting_on.map(|d| ix32(d.get())) else {
+            return Pending::None;
+        };
+        match kind {
             Run::OUTCOME => Pending::Outcome(on),
             Run::RETRY => Pending::Retry(on),
             Run::CHILD_PAUSED => Pending::ChildPaused(on),
@@ -65,13 +69,19 @@ impl Run {
         }
     }
 
+    /// Sets what its next turn must handle first: always about the delegation it waits on.
     pub fn set_pending(&mut self, pending: Pending) {
-        (self.pending_kind, self.pending_on) = match pending {
-            Pending::None => (Run::NONE, 0),
-            Pending::Outcome(d) => (Run::OUTCOME, d),
-            Pending::Retry(d) => (Run::RETRY, d),
-            Pending::ChildPaused(d) => (Run::CHILD_PAUSED, d),
+        let (kind, on) = match pending {
+            Pending::None => (Run::NONE, None),
+            Pending::Outcome(d) => (Run::OUTCOME, Some(d)),
+            Pending::Retry(d) => (Run::RETRY, Some(d)),
+            Pending::ChildPaused(d) => (Run::CHILD_PAUSED, Some(d)),
         };
+        debug_assert!(
+            on.is_none_or(|d| self.waiting_on.map(|w| ix32(w.get())) == Some(d)),
+            "pending work is about the delegation the task waits on"
+        );
+        self.pending_kind = kind;
     }
 }
 
@@ -83,17 +93,22 @@ mod tests {
     fn a_runs_pending_work_reads_back_as_it_was_set_once() {
         let mut run = Run::default();
         assert_eq!(run.take_pending(), Pending::None);
-        for p in [
-            Pending::Outcome(7),
-            Pending::Retry(0),
-            Pending::ChildPaused(u32::MAX),
+        for (d, p) in [
+            (7, Pending::Outcome(7)),
+            (0, Pending::Retry(0)),
+            (u32::MAX - 1, Pending::ChildPaused(u32::MAX - 1)),
         ] {
+            run.waiting_on = Some(Ix::new(d as usize));
             run.set_pending(p);
             assert_eq!(run.take_pending(), p);
             assert_eq!(run.take_pending(), Pending::None);
         }
-        run.set_pending(Pending::Retry(3));
+        run.set_pending(Pending::Retry(u32::MAX - 1));
         run.set_pending(Pending::None);
+        assert_eq!(run.take_pending(), Pending::None);
+        // Once the task waits on nothing, nothing is pending.
+        run.set_pending(Pending::Outcome(u32::MAX - 1));
+        run.waiting_on = None;
         assert_eq!(run.take_pending(), Pending::None);
     }
 

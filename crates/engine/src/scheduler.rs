@@ -1,5 +1,10 @@
 //! The scheduler: a binary heap of activities ordered by `(ready_at, seq)`. Everything that can
 //! happen next is an activity in it; there is no second queue and no recursion.
+//!
+//! Nothing is ever taken out of the heap but its top. Work that was called off stays in it and
+//! the world drops it when it comes up: a timer of a delegation that resolved, a turn of a task
+//! that ended, a turn that a later wake of its task replaced (the world keeps each task's live
+//! turn by its seq).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -41,13 +46,15 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
-    pub fn push(&mut self, ready_at: u64, activity: Activity) {
+    /// Queues an activity; its seq, drawn now, is returned (never 0).
+    pub fn push(&mut self, ready_at: u64, activity: Activity) -> u64 {
         self.seq += 1;
         self.heap.push(Reverse(Queued {
             ready_at,
             seq: self.seq,
             activity,
         }));
+        self.seq
     }
 
     /// The activity with the smallest `(ready_at, seq)`.
@@ -62,9 +69,14 @@ impl Scheduler {
             .is_some_and(|Reverse(q)| q.ready_at <= clock)
     }
 
+    /// The activity with the smallest `(ready_at, seq)`, left queued.
+    pub fn peek(&self) -> Option<&Queued> {
+        self.heap.peek().map(|Reverse(q)| q)
+    }
+
     /// When the earliest queued activity is due.
     pub fn peek_ready_at(&self) -> Option<u64> {
-        self.heap.peek().map(|Reverse(q)| q.ready_at)
+        self.peek().map(|q| q.ready_at)
     }
 
     /// Draws a seq without queueing: the activity runs at once, as it would have if queued, since

@@ -29,8 +29,15 @@ impl<'s> World<'s> {
         )
     }
 
-    /// The tick of the earliest scheduled activity, if any.
-    pub fn next_due(&self) -> Option<u64> {
+    /// The tick of the earliest scheduled activity that still has work to do, if any: a timer of
+    /// a resolved delegation or a turn a later wake replaced is not waited for.
+    pub fn next_due(&mut self) -> Option<u64> {
+        // Dead work never comes back to life: dropping it now or when it comes up is the same.
+        while let Some(q) = self.scheduler.peek().copied()
+            && !self.is_live(&q)
+        {
+            self.scheduler.pop();
+        }
         self.scheduler.peek_ready_at()
     }
 

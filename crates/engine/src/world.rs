@@ -367,20 +367,21 @@ impl<'s> World<'s> {
         self.scenario.agents[self.tasks[task].agent()].name()
     }
 
-    /// Queues a turn of `task` at `at`, unless one is queued already. A continuation due now on a
-    /// `slow` agent waits the window's extra ticks.
+    /// Queues a turn of `task` at `at`. A turn queued already is replaced: the task's next turn
+    /// is this one, with its `ready_at` and a fresh seq, and the earlier entry is left stale in
+    /// the scheduler (see [`Run::turn`]). A continuation due now on a `slow` agent waits the
+    /// window's extra ticks.
     pub(crate) fn wake(&mut self, task: TaskIx, at: u64) {
+        if self.tasks[task].state.is_terminal() {
+            return;
+        }
         let clock = self.clock();
         let at = if at <= clock {
             clock.saturating_add(self.slow_extra(task))
         } else {
             at
         };
-        let run = &mut self.runs[task];
-        if !run.queued && !self.tasks[task].state.is_terminal() {
-            run.queued = true;
-            self.scheduler.push(at, Activity::Turn(task));
-        }
+        self.runs[task].turn = self.scheduler.push(at, Activity::Turn(task));
     }
 
     /// The extra ticks a continuation of `task` queued now would wait.
@@ -399,7 +400,7 @@ impl<'s> World<'s> {
                 return;
             };
             // Dead work is dropped before it can move the clock.
-            if !self.is_live(q.activity) {
+            if !self.is_live(&q) {
                 continue;
             }
             // Idle time passes: the clock jumps, taking no tick of its own.
@@ -412,7 +413,7 @@ impl<'s> World<'s> {
             }
             match q.activity {
                 Activity::Turn(task) => {
-                    self.runs[task].queued = false;
+                    self.runs[task].turn = 0;
                     self.turns(task, &done);
                 }
                 Activity::Timer {
@@ -434,7 +435,7 @@ impl<'s> World<'s> {
                 Next::At(at) => return self.wake(task, at),
                 Next::Again => {
                     let clock = self.clock();
-                    if self.runs[task].queued
+                    if self.runs[task].turn != 0
                         || done(self)
                         || self.scheduler.has_due(clock)
                         || self.slow_extra(task) > 0
@@ -447,9 +448,13 @@ impl<'s> World<'s> {
         }
     }
 
-    fn is_live(&self, activity: Activity) -> bool {
-        match activity {
-            Activity::Turn(task) => !self.tasks[task].state.is_terminal(),
+    /// Whether a queued activity still has work to do: not a turn that a later wake replaced or
+    /// whose task ended, not the timer of a delegation that resolved.
+    pub(crate) fn is_live(&self, q: &crate::scheduler::Queued) -> bool {
+        match q.activity {
+            Activity::Turn(task) => {
+                self.runs[task].turn == q.seq && !self.tasks[task].state.is_terminal()
+            }
             Activity::Timer {
                 delegation,
                 attempt,
