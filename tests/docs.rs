@@ -121,7 +121,10 @@ fn blocks_that_show_a_file_show_it_as_it_is() {
             shown += 1;
         }
     }
-    assert!(shown >= 2, "the README's and the guide's example files are shown");
+    assert!(
+        shown >= 2,
+        "the README's and the guide's example files are shown"
+    );
 }
 
 /// The words of a command line, quotes respected (enough for the docs' `sh` blocks).
@@ -185,7 +188,8 @@ fn shown_commands_use_flags_that_exist() {
                     for flag in w.iter().filter(|w| w.starts_with("--")) {
                         let flag = flag.split('=').next().unwrap_or(flag);
                         assert!(
-                            help.contains(&format!("{flag} ")) || help.contains(&format!("{flag}\n")),
+                            help.contains(&format!("{flag} "))
+                                || help.contains(&format!("{flag}\n")),
                             "{}:{}: `a2a-sim {}` has no flag {flag}",
                             page.display(),
                             b.line + i,
@@ -197,7 +201,10 @@ fn shown_commands_use_flags_that_exist() {
             }
         }
     }
-    assert!(checked >= 10, "the docs' sh blocks show commands ({checked} found)");
+    assert!(
+        checked >= 10,
+        "the docs' sh blocks show commands ({checked} found)"
+    );
 }
 
 /// Source directories that may cite the specification.
@@ -295,7 +302,10 @@ fn every_citation_in_the_code_lands_on_a_section_of_the_book() {
             cited += 1;
         }
     }
-    assert!(cited >= 30, "the code cites the specification ({cited} found)");
+    assert!(
+        cited >= 30,
+        "the code cites the specification ({cited} found)"
+    );
 }
 
 #[test]
@@ -311,4 +321,53 @@ fn the_citation_reader_reads_ranges_and_lists() {
             ("faults.md".to_owned(), vec![]),
         ]
     );
+}
+
+/// The README and the changelog are read on GitHub, outside the book: their relative links point
+/// at files that exist (the book's own links are checked by `docs/build.sh` on the built pages).
+#[test]
+fn the_readme_links_to_files_that_exist() {
+    let mut checked = 0;
+    for page in ["README.md", "CHANGELOG.md"] {
+        let text = std::fs::read_to_string(page).expect("a page");
+        for (at, _) in text.match_indices("](") {
+            let rest = &text[at + 2..];
+            let target = &rest[..rest.find(')').expect("a closed link")];
+            if target.contains("://") || target.starts_with('#') {
+                continue;
+            }
+            let file = target.split('#').next().unwrap_or(target);
+            assert!(
+                Path::new(file).exists(),
+                "{page} links to {target}, which does not exist"
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 10,
+        "the README links into the book ({checked} links)"
+    );
+}
+
+/// `console` blocks are what the tests run, so they hold `a2a-sim` commands only; a command of
+/// another tool (`pip`, `curl`, `cargo`) goes in a `sh` block, shown and not run.
+#[test]
+fn console_blocks_run_only_a2a_sim() {
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).expect("a page");
+        for b in blocks(&text).into_iter().filter(|b| b.info == "console") {
+            for (i, line) in b.text.lines().enumerate() {
+                if let Some(command) = line.strip_prefix("$ ") {
+                    assert!(
+                        command.starts_with("a2a-sim "),
+                        "{}:{}: a console block runs `{command}`: only a2a-sim commands run in \
+                         tests; show other tools in a ```sh block",
+                        page.display(),
+                        b.line + i
+                    );
+                }
+            }
+        }
+    }
 }
