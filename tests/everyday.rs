@@ -779,7 +779,7 @@ fn item7_junit_message_is_the_first_differing_line_and_errors_are_counted() {
     assert!(xml.contains("<error message="), "{xml}");
 }
 
-// 8. check --help matches the README
+// 8. check --help matches the CLI reference
 
 #[test]
 fn item8_check_help_matches_the_readme() {
@@ -788,9 +788,11 @@ fn item8_check_help_matches_the_readme() {
         help.contains(r#"{"severity", "file", "line", "column", "message"}"#),
         "{help}"
     );
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let row = readme
+    let cli = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/reference/cli.md"),
+    )
+    .unwrap();
+    let row = cli
         .lines()
         .find(|l| l.starts_with("| `a2a-sim check "))
         .unwrap();
@@ -798,7 +800,10 @@ fn item8_check_help_matches_the_readme() {
         .split_whitespace()
         .filter(|w| w.starts_with("--") && *w != "--help")
     {
-        assert!(row.contains(flag), "README's check row lacks {flag}: {row}");
+        assert!(
+            row.contains(flag),
+            "the CLI reference's check row lacks {flag}: {row}"
+        );
     }
     for value in ["human", "json", "github"] {
         assert!(row.contains(value), "{value}");
@@ -1012,24 +1017,27 @@ steps:
     assert_eq!(v["denials"], serde_json::json!([]));
 }
 
-// 15. README
+// 15. README and the book
 
 #[test]
 fn item15_the_readme_explains_what_a_new_user_asked() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    // The README and the book in docs/ together.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut pages = vec![root.join("docs/src")];
+    while let Some(dir) = pages.pop() {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                pages.push(path);
+            } else if path.extension().is_some_and(|x| x == "md") {
+                readme.push_str(&std::fs::read_to_string(path).unwrap());
+            }
+        }
+    }
     assert!(!readme.contains("deep dive"));
-    assert!(readme.contains("](#checking-files-and-editor-support)"));
-    assert!(readme.contains("### Checking files and editor support"));
-    assert!(readme.contains("syntax showcase"));
-    assert!(
-        readme.contains("### The task lifecycle")
-            && readme.contains("| input-required | working, canceled, failed |")
-    );
-    assert!(
-        readme.contains("best single skill's")
-            && readme.contains("not** filtered by scopes or depth")
-    );
+    assert!(readme.contains("| `input-required` | `working`, `canceled`, `failed` |"));
+    assert!(readme.contains("best single skill's") && readme.contains("Scopes and depth are"));
     assert!(readme.contains("which includes the caller"));
     for key in [
         "`imports`",
@@ -1046,7 +1054,7 @@ fn item15_the_readme_explains_what_a_new_user_asked() {
         "templates: true",
         "`a2a-sim explore FILE... [--runs N] [--seed S] [--faults KINDS] [--set KEY=VALUE]...",
     ] {
-        assert!(readme.contains(key), "README lacks {key}");
+        assert!(readme.contains(key), "the README and the book lack {key}");
     }
 }
 

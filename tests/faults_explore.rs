@@ -58,7 +58,7 @@ fn splitmix64_is_the_standard_generator() {
 
 #[test]
 fn the_first_schedules_of_seed_1_are_pinned() {
-    // The README's test vector: change the generator and every published seed breaks.
+    // The book's test vector (faults.md §3): change the generator and every published seed breaks.
     let s = load(WRONG);
     let clock = a2a_sim::engine::world::run(&s).clock();
     let inputs = Inputs::new(&s, clock, [true; 5]);

@@ -1,5 +1,5 @@
 //! The fault schedule generator of `explore` (faults.md §3). Its algorithm is part of the contract
-//! — a published seed is a bug report — so it is written down in the README and pinned by a test
+//! — a published seed is a bug report — so it is written down in the book and pinned by a test
 //! vector; change it and old seeds stop reproducing.
 //!
 //! Run `i` of seed `s` draws from SplitMix64 started at `s ^ (i × 0xD1B54A32D192ED03)` (wrapping);

@@ -86,8 +86,8 @@ impl<'s> World<'s> {
         (ix, call)
     }
 
-    /// A fresh `ctx-N`, skipping every number a caller-supplied `ctx-N` already holds (semantics.md
-    /// §1), so two unrelated conversations never share an id.
+    /// A fresh `ctx-N`, skipping every number a caller-supplied `ctx-N` already holds, so two
+    /// unrelated conversations never share an id (semantics.md §1).
     fn mint_context(&mut self) -> Context<'s> {
         loop {
             self.ids.context += 1;

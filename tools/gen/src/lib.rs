@@ -15,7 +15,7 @@
 //! a2a-sim-gen --seed 1 --history 10000 > long.yaml                 # one task, 10,000 pauses
 //! ```
 //!
-//! A synthetic scenario (format: `shared/docs/scenario-format.md`) has:
+//! A synthetic scenario (format: `docs/src/reference/scenario-format.md`) has:
 //! - `A` agents, round-robin over `T` tenants (default `min(3, A)`), mostly cleared high; about
 //!   half can push; `K` skills each (default 2) tagged from a vocabulary of 50 tags; some
 //!   `required_scopes`. Handlers are plain (`working`, `artifact`, `completed`), multi-turn (one

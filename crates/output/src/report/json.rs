@@ -1,4 +1,4 @@
-//! `run --format json`: the report contract of `docs/scenario-format.md`, serialised straight to
+//! `run --format json`: the report contract of `docs/src/reference/scenario-format.md`, serialised straight to
 //! the writer (never built whole in memory). Keys keep the contract's order; absent values are
 //! omitted; data mappings keep the file's key order.
 

@@ -1,4 +1,4 @@
-//! The scenario file as written: the YAML contract of `docs/scenario-format.md`, one type per
+//! The scenario file as written: the YAML contract of `docs/src/reference/scenario-format.md`, one type per
 //! mapping. Unknown keys are rejected here; cross-references are checked by the loader.
 
 mod cond;
