@@ -11,13 +11,14 @@
 # The wheel is built by maturin in cargo's own target directory, with the release profile: after
 # `cargo build --release` (conformance/serve/run.sh) it compiles nothing again, and the wheel
 # holds that very binary (the tests compare it with target/release/a2a-sim).
+# Before that: ruff and mypy (strict, for Linux, macOS and Windows) on python/.
 # Environment: CARGO_TARGET_DIR as for cargo; PYTHON_CI_DIR (default target/python-ci) holds
-# the build virtualenv (kept: maturin, pinned), the wheel and the test virtualenv (made anew).
+# the build virtualenv (kept: python/build-requirements.txt), the wheel and the test virtualenv
+# (made anew on every run).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo="$(pwd)"
 
-MATURIN_VERSION=1.16.0
 target="${CARGO_TARGET_DIR:-target}"
 work="${PYTHON_CI_DIR:-$target/python-ci}"
 mkdir -p "$work"
@@ -30,13 +31,24 @@ unset A2A_SIM_BINARY # the tests use the wheel's own binary
 started=$SECONDS
 phase() { echo "python-ci: $1 ($((SECONDS - started)) s so far)"; }
 
-# --- the wheel -----------------------------------------------------------------------------------
-if ! "$build_venv/bin/maturin" --version 2>/dev/null | grep -qx "maturin $MATURIN_VERSION"; then
-  phase "making $build_venv (maturin $MATURIN_VERSION)"
+# --- the build tools (pinned), and the package's lint, format and types --------------------------
+stamp="$build_venv/build-requirements.txt"
+if ! cmp -s python/build-requirements.txt "$stamp"; then
+  phase "making $build_venv (python/build-requirements.txt)"
   rm -rf "$build_venv"
   python3 -m venv "$build_venv"
-  timeout 300 "$build_venv/bin/pip" install --quiet --disable-pip-version-check "maturin==$MATURIN_VERSION"
+  timeout 300 "$build_venv/bin/pip" install --quiet --disable-pip-version-check \
+    -r python/build-requirements.txt
+  cp python/build-requirements.txt "$stamp"
 fi
+phase "ruff and mypy on python/"
+"$build_venv/bin/ruff" check --quiet python
+"$build_venv/bin/ruff" format --check --quiet python
+for platform in linux darwin win32; do # each platform's branches (signals, process groups)
+  "$build_venv/bin/mypy" --platform "$platform" python/a2a_sim
+done
+
+# --- the wheel -----------------------------------------------------------------------------------
 phase "building the wheel (maturin build --release)"
 rm -rf "$dist"
 # fat LTO on two cores: a cold build takes minutes; a warm one (after cargo build --release) none

@@ -18,7 +18,7 @@ def main() -> int:
     args = [exe, *sys.argv[1:]]
     if sys.platform == "win32":
         # no exec on Windows: run it and pass its exit status on
-        return subprocess.run(args).returncode
+        return subprocess.run(args, check=False).returncode
     os.execv(exe, args)
     return 0  # not reached
 

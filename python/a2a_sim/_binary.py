@@ -14,7 +14,7 @@ ENV_BINARY = "A2A_SIM_BINARY"
 def _user_scheme() -> str:
     if sys.platform == "win32":
         return "nt_user"
-    if sys.platform == "darwin" and sys._framework:  # type: ignore[attr-defined]
+    if sys.platform == "darwin" and getattr(sys, "_framework", None):
         return "osx_framework_user"
     return "posix_user"
 

@@ -44,6 +44,7 @@ def invoke(args: Sequence[str], *, timeout: float | None) -> subprocess.Complete
     try:
         return subprocess.run(
             command,
+            check=False,
             capture_output=True,
             text=True,
             encoding="utf-8",
@@ -263,7 +264,7 @@ def run_tests(
     with tempfile.TemporaryDirectory(prefix="a2a-sim-test-") as tmp:
         report = Path(junit) if junit is not None else Path(tmp) / "junit.xml"
         report.unlink(missing_ok=True)  # counts only from this run's report
-        args = ["test", *map(os.fspath, paths), "--junit", str(report)]
+        args = ["test", *(os.fspath(p) for p in paths), "--junit", str(report)]
         args += ["--error-format", error_format]
         if bless:
             args.append("--bless")

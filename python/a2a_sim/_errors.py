@@ -90,7 +90,9 @@ class ScenarioError(A2aSimError):
         stderr: str,
     ) -> None:
         self.diagnostics: list[Diagnostic] = list(diagnostics)
-        lines = [str(d) for d in self.diagnostics] or [stderr.strip() or "the scenario did not load"]
+        lines = [str(d) for d in self.diagnostics] or [
+            stderr.strip() or "the scenario did not load"
+        ]
         super().__init__("\n".join(lines), command=command, returncode=returncode, stderr=stderr)
 
     @property

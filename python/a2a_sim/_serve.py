@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, final
 from urllib.parse import quote
 
 from ._binary import binary
@@ -31,7 +31,7 @@ def _interrupt(proc: subprocess.Popen[bytes]) -> None:
     """Asks `serve` to shut down as Ctrl-C would: it then writes its report and exits 0."""
     if sys.platform == "win32":
         # The process has a console process group of its own (see Server.__init__).
-        os.kill(proc.pid, signal.CTRL_BREAK_EVENT)  # type: ignore[attr-defined]
+        os.kill(proc.pid, signal.CTRL_BREAK_EVENT)
     else:
         proc.send_signal(signal.SIGINT)
 
@@ -45,6 +45,7 @@ def _kill(proc: subprocess.Popen[bytes], work: str) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+@final
 class Server:
     """A running `a2a-sim serve`; made by :func:`serve`.
 
@@ -70,7 +71,9 @@ class Server:
         self.report: dict[str, Any] | None = None
         self.returncode: int | None = None
         self.address = ""
-        flags = subprocess.CREATE_NEW_PROCESS_GROUP if sys.platform == "win32" else 0  # type: ignore[attr-defined]
+        flags = 0
+        if sys.platform == "win32":  # a group of its own, for the CTRL_BREAK of _interrupt
+            flags = subprocess.CREATE_NEW_PROCESS_GROUP
         with open(self._stderr_path, "wb") as stderr:
             self.process: subprocess.Popen[bytes] = subprocess.Popen(
                 command,

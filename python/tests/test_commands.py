@@ -61,9 +61,7 @@ def test_a_file_that_does_not_load_raises_with_located_diagnostics() -> None:
     [problem] = error.errors
     assert (Path(problem.file or "").name, problem.line, problem.column) == ("bad.yaml", 6, 5)
     assert "unknown field `colour`" in problem.message
-    assert str(error) == str(problem) and str(problem).endswith(
-        f":6:5: {problem.message}"
-    )
+    assert str(error) == str(problem) and str(problem).endswith(f":6:5: {problem.message}")
     with pytest.raises(a2a_sim.ScenarioError) as checked:
         a2a_sim.check(bad)
     assert checked.value.diagnostics == error.diagnostics

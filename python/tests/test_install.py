@@ -10,9 +10,10 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tomllib
 from importlib.metadata import entry_points, version
 from pathlib import Path
+
+import tomllib
 
 import a2a_sim
 
@@ -42,16 +43,24 @@ def test_the_version_is_cargo_tomls(repo: Path) -> None:
         cargo = tomllib.load(f)["package"]["version"]
     assert version("a2a-sim") == cargo
     assert a2a_sim.__version__ == cargo
-    out = subprocess.run([a2a_sim.binary(), "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [a2a_sim.binary(), "--version"], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == f"a2a-sim {cargo}"
 
 
 def test_python_dash_m_runs_the_same_binary(tmp_path: Path) -> None:
-    direct = subprocess.run([a2a_sim.binary(), "--version"], capture_output=True, text=True)
-    via = subprocess.run([sys.executable, "-m", "a2a_sim", "--version"], capture_output=True, text=True)
+    direct = subprocess.run(
+        [a2a_sim.binary(), "--version"], capture_output=True, text=True, check=False
+    )
+    via = subprocess.run(
+        [sys.executable, "-m", "a2a_sim", "--version"], capture_output=True, text=True, check=False
+    )
     assert (via.returncode, via.stdout) == (0, direct.stdout)
     # its exit status too: a usage error is 2
-    bad = subprocess.run([sys.executable, "-m", "a2a_sim", "run"], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "a2a_sim", "run"], capture_output=True, text=True, check=False
+    )
     assert bad.returncode == 2 and "Usage" in bad.stderr
 
 
@@ -91,6 +100,6 @@ def test_the_wheel_binary_answers_as_cargos_release_build(repo: Path) -> None:
     for scenario in sorted((repo / "scenarios").glob("*.yaml")):
         for fmt in ("json", "a2a-stream"):
             args = ["run", str(scenario), "--format", fmt]
-            ours = subprocess.run([a2a_sim.binary(), *args], capture_output=True)
-            cargos = subprocess.run([reference, *args], capture_output=True)
+            ours = subprocess.run([a2a_sim.binary(), *args], capture_output=True, check=False)
+            cargos = subprocess.run([reference, *args], capture_output=True, check=False)
             assert (ours.returncode, ours.stdout) == (cargos.returncode, cargos.stdout), scenario

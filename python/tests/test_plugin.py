@@ -3,7 +3,6 @@ plugin comes from the installed wheel's pytest11 entry point, not from a -p opti
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 

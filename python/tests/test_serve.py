@@ -32,9 +32,7 @@ def message(n: int, text: str) -> Message:
 
 async def sdk_session(server: a2a_sim.Server, binding: str) -> None:
     """Cards, a send, a stream, a get, a denial and another caller's task, with the SDK."""
-    async with httpx.AsyncClient(
-        headers=server.headers("orchestrator"), timeout=TIMEOUT_S
-    ) as http:
+    async with httpx.AsyncClient(headers=server.headers("orchestrator"), timeout=TIMEOUT_S) as http:
         card = await A2ACardResolver(http, server.agent_url("quote-desk")).get_agent_card()
         assert card.name == "quote-desk"
         interfaces = {i.protocol_binding: i.url for i in card.supported_interfaces}
@@ -50,18 +48,29 @@ async def sdk_session(server: a2a_sim.Server, binding: str) -> None:
             return ClientFactory(config).create(card)
 
         plain, streaming = client(False), client(True)
-        [answer] = [ev async for ev in plain.send_message(SendMessageRequest(message=message(1, "Quote PMT-1")))]
+        [answer] = [
+            ev
+            async for ev in plain.send_message(
+                SendMessageRequest(message=message(1, "Quote PMT-1"))
+            )
+        ]
         task = answer.task
         assert task.status.state == TaskState.TASK_STATE_COMPLETED
         [artifact] = task.artifacts
         assert artifact.name == "quote"
         assert artifact.parts[0].text == "EUR 100 quoted"
-        assert json_format.MessageToDict(artifact.parts[1].data) == {"price": 100, "currency": "EUR"}
+        assert json_format.MessageToDict(artifact.parts[1].data) == {
+            "price": 100,
+            "currency": "EUR",
+        }
 
-        events = [ev async for ev in streaming.send_message(SendMessageRequest(message=message(2, "Quote PMT-2")))]
-        states = [
-            ev.status_update.status.state for ev in events if ev.HasField("status_update")
+        events = [
+            ev
+            async for ev in streaming.send_message(
+                SendMessageRequest(message=message(2, "Quote PMT-2"))
+            )
         ]
+        states = [ev.status_update.status.state for ev in events if ev.HasField("status_update")]
         assert TaskState.TASK_STATE_WORKING in states
         assert events[-1].HasField("task")
         assert events[-1].task.status.state == TaskState.TASK_STATE_COMPLETED
@@ -80,7 +89,10 @@ async def sdk_session(server: a2a_sim.Server, binding: str) -> None:
         )
         guest = ClientFactory(config).create(vault)
         with pytest.raises(A2AError):
-            [ev async for ev in guest.send_message(SendMessageRequest(message=message(3, "Read 7")))]
+            [
+                ev
+                async for ev in guest.send_message(SendMessageRequest(message=message(3, "Read 7")))
+            ]
         # the orchestrator's task is not the guest's to see
         desk = ClientFactory(config).create(card)
         with pytest.raises(TaskNotFoundError):
@@ -153,7 +165,9 @@ def test_the_per_caller_prefix_where_serve_has_it() -> None:
                 "jsonrpc": "2.0",
                 "id": 1,
                 "method": "SendMessage",
-                "params": {"message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "7"}]}},
+                "params": {
+                    "message": {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "7"}]}
+                },
             }
         ).encode()
         request = urllib.request.Request(
