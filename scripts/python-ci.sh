@@ -11,7 +11,8 @@
 # The wheel is built by maturin in cargo's own target directory, with the release profile: after
 # `cargo build --release` (conformance/serve/run.sh) it compiles nothing again, and the wheel
 # holds that very binary (the tests compare it with target/release/a2a-sim).
-# Before that: ruff and mypy (strict, for Linux, macOS and Windows) on python/.
+# Before that: ruff and mypy (strict, for Linux, macOS and Windows) on python/, action.yml and
+# the workflows against GitHub's schemas, and the release workflow's changelog check.
 # Environment: CARGO_TARGET_DIR as for cargo; PYTHON_CI_DIR (default target/python-ci) holds
 # the build virtualenv (kept: python/build-requirements.txt), the wheel and the test virtualenv
 # (made anew on every run).
@@ -41,12 +42,18 @@ if ! cmp -s python/build-requirements.txt "$stamp"; then
     -r python/build-requirements.txt
   cp python/build-requirements.txt "$stamp"
 fi
-phase "ruff and mypy on python/"
+phase "lint: ruff, mypy, the Action's and workflows' schemas, the changelog check"
 "$build_venv/bin/ruff" check --quiet python
 "$build_venv/bin/ruff" format --check --quiet python
 for platform in linux darwin win32; do # each platform's branches (signals, process groups)
   "$build_venv/bin/mypy" --platform "$platform" python/a2a_sim
 done
+
+# the Action and the workflows against GitHub's own schemas (vendored in check-jsonschema)
+"$build_venv/bin/check-jsonschema" --builtin-schema vendor.github-actions action.yml
+"$build_venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml
+# the release workflow's changelog check, on changelogs of its own
+python/release/test.sh
 
 # --- the wheel -----------------------------------------------------------------------------------
 phase "building the wheel (maturin build --release)"

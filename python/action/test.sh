@@ -38,7 +38,8 @@ check "install.sh exits 0" [ $? -eq 0 ]
 bin="$(output bin "$GITHUB_OUTPUT")"
 python="$(output python "$GITHUB_OUTPUT")"
 check "install.sh writes bin= (the venv's a2a-sim)" [ "$bin" = "$RUNNER_TEMP/a2a-sim-venv/bin/a2a-sim" ]
-check "the installed binary runs" "$bin" --version
+runs_quietly() { "$@" >/dev/null; }
+check "the installed binary runs" runs_quietly "$bin" --version
 check "install.sh writes python= (the venv's interpreter)" "$python" -c "import a2a_sim"
 check "install.sh puts the venv on GITHUB_PATH" has_line "$RUNNER_TEMP/a2a-sim-venv/bin" "$GITHUB_PATH"
 A2A_SIM_VENV="$tmp/unused-venv" INPUT_WHEEL="$tmp/nothing-here" \
@@ -89,7 +90,8 @@ mkdir -p "$tmp/empty"
     INPUT_PATHS="empty" INPUT_JUNIT="empty.xml" bash "$repo/python/action/run.sh"
 ) >"$tmp/empty.log" 2>&1
 check "run.sh exits 2 when no scenario is found" [ $? -eq 2 ]
-check "outputs: total=0 and exit-code=2" bash -c 'grep -qx total=0 "$0" && grep -qx exit-code=2 "$0"' "$tmp/empty.out"
+check "outputs: total=0" has_line "total=0" "$tmp/empty.out"
+check "outputs: exit-code=2" has_line "exit-code=2" "$tmp/empty.out"
 
 # --- action.yml runs these scripts, and exposes what run.sh writes -----------------------------
 action="$repo/action.yml"
@@ -98,15 +100,18 @@ for script in install.sh run.sh; do
   check "action.yml runs python/action/$script" \
     grep -qF "run: bash \"\$GITHUB_ACTION_PATH/python/action/$script\"" "$action"
 done
-for name in $(grep -o 'steps\.test\.outputs\.[a-z-]*' "$action" | sed 's/.*\.//' | sort -u); do
+grep -o 'steps\.test\.outputs\.[a-z-]*' "$action" | sed 's/.*\.//' | sort -u >"$tmp/names"
+while read -r name; do
   check "action output '$name' is one run.sh writes" grep -q "^$name=" "$tmp/pass.out"
-done
-for name in $(grep -o 'steps\.install\.outputs\.[a-z-]*' "$action" | sed 's/.*\.//' | sort -u); do
+done <"$tmp/names"
+grep -o 'steps\.install\.outputs\.[a-z-]*' "$action" | sed 's/.*\.//' | sort -u >"$tmp/names"
+while read -r name; do
   check "install output '$name' is one install.sh writes" grep -q "^$name=" "$GITHUB_OUTPUT"
-done
-for name in $(grep -o 'inputs\.[a-z-]*' "$action" | sed 's/.*\.//' | sort -u); do
+done <"$tmp/names"
+grep -o 'inputs\.[a-z-]*' "$action" | sed 's/.*\.//' | sort -u >"$tmp/names"
+while read -r name; do
   check "input '$name' is declared" grep -qx "  $name:" "$action"
-done
+done <"$tmp/names"
 
 if [ "$failures" -ne 0 ]; then
   echo "action: $failures check(s) failed; logs:" >&2
