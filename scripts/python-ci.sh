@@ -68,6 +68,12 @@ if [ "${#wheels[@]}" -ne 1 ]; then
   exit 1
 fi
 wheel="${wheels[0]}"
+# `uvx a2a-sim`, as users run it without installing (the wheel has no dependencies to fetch)
+if ! uvx_out="$(UV_CACHE_DIR="$work/uv-cache" UV_PYTHON_DOWNLOADS=never timeout 120 \
+  "$build_venv/bin/uvx" --quiet --from "$wheel" a2a-sim test python/tests/data/desk.yaml 2>&1)"; then
+  echo "python-ci: uvx --from $wheel a2a-sim test failed: $uvx_out" >&2
+  exit 1
+fi
 # the reference the tests compare the wheel's binary with (nothing to compile: same fingerprints)
 timeout 1800 cargo build --release --quiet --bin a2a-sim
 reference="$(cd "$target/release" && pwd)/a2a-sim"

@@ -103,3 +103,13 @@ def test_the_wheel_binary_answers_as_cargos_release_build(repo: Path) -> None:
             ours = subprocess.run([a2a_sim.binary(), *args], capture_output=True, check=False)
             cargos = subprocess.run([reference, *args], capture_output=True, check=False)
             assert (ours.returncode, ours.stdout) == (cargos.returncode, cargos.stdout), scenario
+
+
+def test_the_guide_shows_the_example_ci_runs(repo: Path) -> None:
+    """docs/src/guide/python.md shows test_guide_example.py verbatim, so the example runs."""
+    guide = (repo / "docs/src/guide/python.md").read_text(encoding="utf-8")
+    marker = "<!-- python/tests/test_guide_example.py -->\n```python\n"
+    assert marker in guide
+    shown = guide.split(marker, 1)[1].split("\n```\n", 1)[0] + "\n"
+    example = Path(__file__).with_name("test_guide_example.py").read_text(encoding="utf-8")
+    assert shown == example
