@@ -32,7 +32,7 @@ case "${INPUT_WHEEL:-}" in
   "")
     version="${INPUT_VERSION:-}"
     if [ -z "$version" ]; then
-      version="$(sed -n '/^\[package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' "$action_path/Cargo.toml")"
+      version="$(sed -n '/^\[workspace\.package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' "$action_path/Cargo.toml")"
       [ -n "$version" ] || fail "no version in $action_path/Cargo.toml; set the 'version' input"
     fi
     if [ "$version" = source ]; then

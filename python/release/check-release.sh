@@ -16,8 +16,8 @@ fail() {
   exit 1
 }
 
-version="$(sed -n '/^\[package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' "$cargo_toml")"
-[ -n "$version" ] || fail "$cargo_toml: no version under [package]"
+version="$(sed -n '/^\[workspace\.package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' "$cargo_toml")"
+[ -n "$version" ] || fail "$cargo_toml: no version under [workspace.package]"
 if [ -n "$tag" ] && [ "${tag#v}" != "$version" ]; then
   fail "the tag $tag does not name $cargo_toml's version $version"
 fi

@@ -6,7 +6,7 @@ set -uo pipefail
 check_release="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/check-release.sh"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-printf '[package]\nname = "a2a-sim"\nversion = "0.2.0"\n\n[dependencies]\nversion = "9"\n' >"$tmp/Cargo.toml"
+printf '[workspace.package]\nversion = "0.2.0"\n\n[package]\nname = "a2a-sim"\nversion.workspace = true\n\n[dependencies]\nversion = "9"\n' >"$tmp/Cargo.toml"
 export CARGO_TOML="$tmp/Cargo.toml" CHANGELOG="$tmp/CHANGELOG.md"
 failures=0
 expect() { # expect 0|1 DESCRIPTION CHANGELOG_TEXT [TAG]

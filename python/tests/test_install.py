@@ -40,7 +40,7 @@ def test_a2a_sim_is_on_the_environment_path() -> None:
 
 def test_the_version_is_cargo_tomls(repo: Path) -> None:
     with open(repo / "Cargo.toml", "rb") as f:
-        cargo = tomllib.load(f)["package"]["version"]
+        cargo = tomllib.load(f)["workspace"]["package"]["version"]
     assert version("a2a-sim") == cargo
     assert a2a_sim.__version__ == cargo
     out = subprocess.run(
