@@ -249,9 +249,11 @@ pub enum ReportFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(super) enum ExploreFormat {
-    /// Each violation and its minimal `faults:` block, then `N runs, N violations`.
+    /// Each distinct violation, its first run and count, and its minimal `faults:` block, then
+    /// `N runs, N violations, N distinct`.
     Human,
-    /// One JSON object a line per violation, then {"runs", "violations"}.
+    /// One JSON object a line per distinct violation (with its `count`), then {"runs",
+    /// "violations", "distinct"}.
     Json,
 }
 
