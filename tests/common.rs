@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use a2a_sim::engine::record::{ErrorCode, StepResult};
+use a2a_sim::engine::record::{ErrorCode, Record, StepResult};
 use a2a_sim::engine::scenario::Scenario;
-use a2a_sim::engine::world::{self, World};
+use a2a_sim::engine::world;
 use a2a_sim::scenario::loader;
 
 pub fn load(yaml: &str) -> Scenario {
@@ -28,7 +28,7 @@ pub fn report(scenario: &Scenario) -> String {
     json(&world)
 }
 
-pub fn json(world: &World) -> String {
+pub fn json(world: &Record) -> String {
     let mut out = Vec::new();
     a2a_sim::report::json::write(world, &mut out).unwrap();
     String::from_utf8(out).unwrap()
@@ -39,19 +39,19 @@ pub fn report_value(yaml: &str) -> serde_json::Value {
     serde_json::from_str(&report(&s)).unwrap()
 }
 
-pub fn error_codes(world: &World) -> Vec<&'static str> {
+pub fn error_codes(world: &Record) -> Vec<&'static str> {
     world.errors.iter().map(|e| e.code.as_str()).collect()
 }
 
-pub fn has_error(world: &World, code: ErrorCode) -> bool {
+pub fn has_error(world: &Record, code: ErrorCode) -> bool {
     world.errors.iter().any(|e| e.code == code)
 }
 
-pub fn states(world: &World) -> Vec<&'static str> {
+pub fn states(world: &Record) -> Vec<&'static str> {
     world.tasks.iter().map(|t| t.state.as_str()).collect()
 }
 
-pub fn history(world: &World, task: usize) -> Vec<(u64, &'static str)> {
+pub fn history(world: &Record, task: usize) -> Vec<(u64, &'static str)> {
     world.tasks[task]
         .history
         .iter()
@@ -59,14 +59,14 @@ pub fn history(world: &World, task: usize) -> Vec<(u64, &'static str)> {
         .collect()
 }
 
-pub fn denied_codes(world: &World, step: usize) -> Vec<&'static str> {
+pub fn denied_codes(world: &Record, step: usize) -> Vec<&'static str> {
     match &world.steps[step - 1].result {
         StepResult::Denied(codes) => codes.iter().map(|c| c.as_str()).collect(),
         other => panic!("step {step} was not denied: {other:?}"),
     }
 }
 
-pub fn chain(world: &World, task: usize) -> Vec<String> {
+pub fn chain(world: &Record, task: usize) -> Vec<String> {
     let names = &world.scenario.symbols;
     world
         .chains

@@ -7,12 +7,12 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use a2a_sim::engine::lifecycle::TaskState;
-use a2a_sim::engine::record::{StepRecord, StepResult};
+use a2a_sim::engine::record::{Record, StepRecord, StepResult};
 use a2a_sim::engine::scenario::{
     Cond, DataTest, HandlerStep, Outcome, Scenario, Step, Subject, Test, ValueTest, WaitSpec, When,
 };
 use a2a_sim::engine::task::{Artifact, Branch, DataRef, Decision};
-use a2a_sim::engine::world::{self, World};
+use a2a_sim::engine::world;
 use a2a_sim::protocol::export;
 use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::report::table::{self, Layout};
@@ -27,17 +27,17 @@ fn scenario() -> Scenario {
     ))
 }
 
-fn report(w: &World) -> Value {
+fn report(w: &Record) -> Value {
     serde_json::from_str(&json(w)).unwrap()
 }
 
-fn tasks(w: &World, v: A2aVersion) -> Value {
+fn tasks(w: &Record, v: A2aVersion) -> Value {
     let mut out = Vec::new();
     export::write_tasks(w, v, &mut out).unwrap();
     serde_json::from_slice(&out).unwrap()
 }
 
-fn stream(w: &World, v: A2aVersion) -> Vec<Value> {
+fn stream(w: &Record, v: A2aVersion) -> Vec<Value> {
     let mut out = Vec::new();
     export::write_stream(w, v, &mut out).unwrap();
     String::from_utf8(out)
@@ -47,7 +47,7 @@ fn stream(w: &World, v: A2aVersion) -> Vec<Value> {
         .collect()
 }
 
-fn runs(w: &World) -> Value {
+fn runs(w: &Record) -> Value {
     let mut out = Vec::new();
     export::write_runs(w, &mut out).unwrap();
     serde_json::from_slice(&out).unwrap()
@@ -72,7 +72,7 @@ fn decision(handler_step: usize, branch: Branch, tick: u64) -> Decision {
 #[test]
 fn a_task_record_lists_attempt_then_decisions_right_after_history() {
     let s = scenario();
-    let mut w = world::run(&s);
+    let mut w = world::run(&s).into_record();
     assert_eq!(
         keys(&report(&w)["tasks"][0]),
         [
@@ -121,7 +121,7 @@ fn a_wait_step_reports_its_tick_and_no_caller() {
     let plain = scenario();
     let mut s = scenario();
     s.steps.push(Step::Wait(WaitSpec::Ticks(3)));
-    let mut w = world::run(&plain);
+    let mut w = world::run(&plain).into_record();
     w.steps.push(StepRecord::new(None, StepResult::Tick(6)));
     w.scenario = &s;
     assert_eq!(
@@ -165,7 +165,7 @@ fn with_a_when() -> Scenario {
 fn the_table_shows_the_attempt_and_each_branch_taken_and_why() {
     let s = with_a_when();
     let plain = scenario();
-    let mut w = world::run(&plain);
+    let mut w = world::run(&plain).into_record();
     let before = table::render(&w, Layout::Fixed);
     assert!(!before.contains("attempt") && !before.contains("handler step"));
 
@@ -216,7 +216,7 @@ fn the_table_shows_the_attempt_and_each_branch_taken_and_why() {
 #[test]
 fn a2a_tasks_carry_a_non_blocking_send_in_each_versions_spelling() {
     let s = scenario();
-    let mut w = world::run(&s);
+    let mut w = world::run(&s).into_record();
     for v in [A2aVersion::V1_0, A2aVersion::V0_3] {
         assert!(ours(&tasks(&w, v)[0]).get("configuration").is_none());
     }
@@ -240,7 +240,7 @@ fn a2a_tasks_carry_a_non_blocking_send_in_each_versions_spelling() {
 #[test]
 fn a2a_metadata_carries_attempt_and_decisions_only_when_there_are_some() {
     let s = scenario();
-    let mut w = world::run(&s);
+    let mut w = world::run(&s).into_record();
     let plain = ours(&tasks(&w, A2aVersion::V1_0)[0]).clone();
     assert_eq!(keys(&plain), ["agent", "delegationChain", "caller"]);
 
@@ -261,7 +261,7 @@ fn a2a_metadata_carries_attempt_and_decisions_only_when_there_are_some() {
 #[test]
 fn a_stream_snapshot_shows_only_the_decisions_made_before_it() {
     let s = scenario();
-    let mut w = world::run(&s);
+    let mut w = world::run(&s).into_record();
     // Made in the first turn (tick 1, before `working`) and after `working` (tick 2).
     w.tasks[0]
         .decisions_mut()
@@ -287,7 +287,7 @@ fn a_stream_snapshot_shows_only_the_decisions_made_before_it() {
 #[test]
 fn an_artifact_made_from_results_owns_its_parts_in_every_output() {
     let s = scenario();
-    let mut w = world::run(&s);
+    let mut w = world::run(&s).into_record();
     let mut data = serde_json::Map::new();
     data.insert("matches".into(), json!(1));
     w.tasks[0].artifacts.push(Artifact::new(

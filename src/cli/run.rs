@@ -1,6 +1,7 @@
 //! `run`: every file rendered in the format asked for, in parallel, printed in input order.
 
 use super::*;
+use crate::engine::record::Record;
 
 /// Why a file has no output.
 pub(super) enum Problem {
@@ -55,7 +56,7 @@ pub(super) fn render(
         _ => world::RecordStreams::StreamSteps,
     };
     let world = world::run_recording(&scenario, streams);
-    let written = write(&world, file, format, version, layout, out);
+    let written = write(&world.record, file, format, version, layout, out);
     if teardown == Teardown::Leak {
         std::mem::forget(world);
         std::mem::forget(scenario);
@@ -63,8 +64,9 @@ pub(super) fn render(
     written
 }
 
+/// Renders a run's record in `format`: every renderer reads the record (and the scenario it holds).
 fn write(
-    world: &world::World,
+    record: &Record,
     file: &std::path::Path,
     format: Format,
     version: A2aVersion,
@@ -72,19 +74,19 @@ fn write(
     out: &mut dyn Write,
 ) -> Result<std::io::Result<()>, Problem> {
     Ok(match format {
-        Format::Json => report_json::write(world, out),
-        Format::Table => out.write_all(report_table::render(world, layout).as_bytes()),
-        Format::A2a => export::write_tasks(world, version, out),
-        Format::A2aStream => export::write_stream(world, version, out),
-        Format::Mermaid => crate::report::mermaid::write(world, out),
-        Format::Html => crate::report::html::write(world, out),
-        Format::A2aStreamJsonRpc => export::write_stream_with(world, version, true, out),
+        Format::Json => report_json::write(record, out),
+        Format::Table => out.write_all(report_table::render(record, layout).as_bytes()),
+        Format::A2a => export::write_tasks(record, version, out),
+        Format::A2aStream => export::write_stream(record, version, out),
+        Format::Mermaid => crate::report::mermaid::write(record, out),
+        Format::Html => crate::report::html::write(record, out),
+        Format::A2aStreamJsonRpc => export::write_stream_with(record, version, true, out),
         Format::Acp => {
             // Refused, naming the rule, before anything is written.
-            export::check_acp(world).map_err(|e| {
+            export::check_acp(record).map_err(|e| {
                 Problem::Export(format!("{}: cannot export as ACP: {e}", file.display()))
             })?;
-            export::write_runs(world, out)
+            export::write_runs(record, out)
         }
     })
 }

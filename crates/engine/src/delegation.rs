@@ -179,8 +179,8 @@ impl Delegation<'_> {
 impl<'s> World<'s> {
     /// A `delegate` step: its first attempt.
     pub(crate) fn delegate(&mut self, task: TaskIx, n: usize, d: &'s Delegate) -> Next {
-        let ix = self.delegations.len();
-        self.delegations.push(Delegation {
+        let ix = self.record.delegations.len();
+        self.record.delegations.push(Delegation {
             parent: task,
             spec: Spec::Delegate(d),
             handler_step: n,
@@ -199,19 +199,19 @@ impl<'s> World<'s> {
     /// One attempt of a delegation: admission with the derived context, then a child task on the
     /// callee with a fresh context id and this task as parent, and its timer.
     pub(crate) fn attempt(&mut self, task: TaskIx, ix: DelegationIx) -> Next {
-        let Spec::Delegate(d) = self.delegations[ix].spec else {
+        let Spec::Delegate(d) = self.record.delegations[ix].spec else {
             return Next::Stop;
         };
-        let del = &mut self.delegations[ix];
+        let del = &mut self.record.delegations[ix];
         del.attempt += 1;
         del.replies_given = 0;
         let attempt = del.attempt;
         let member = self.member(task, ix, 0, &d.to, &d.message, attempt);
-        self.delegations[ix].members = smallvec::smallvec![member];
+        self.record.delegations[ix].members = smallvec::smallvec![member];
         match member.task {
             Some(child) => {
                 if let Some(n) = d.timeout {
-                    let at = self.tasks[child].history[0].tick.saturating_add(n);
+                    let at = self.record.tasks[child].history[0].tick.saturating_add(n);
                     self.scheduler.push(
                         at,
                         Activity::Timer {
@@ -233,9 +233,9 @@ impl<'s> World<'s> {
 
     /// A `fan_out` step: every child in this one turn, each admission-checked on its own.
     pub(crate) fn fan_out(&mut self, task: TaskIx, n: usize, f: &'s FanOut) -> Next {
-        let ix = self.delegations.len();
+        let ix = self.record.delegations.len();
         let start = self.clock();
-        self.delegations.push(Delegation {
+        self.record.delegations.push(Delegation {
             parent: task,
             spec: Spec::FanOut(f),
             handler_step: n,
@@ -266,9 +266,9 @@ impl<'s> World<'s> {
         };
         for (m, to) in targets.iter().enumerate() {
             let member = self.member(task, ix, m, to.as_ref(), &f.message, 1);
-            self.delegations[ix].members.push(member);
+            self.record.delegations[ix].members.push(member);
         }
-        let any_child = self.delegations[ix]
+        let any_child = self.record.delegations[ix]
             .members
             .iter()
             .any(|m| m.task.is_some());
@@ -310,7 +310,7 @@ impl<'s> World<'s> {
             },
         };
         // An unavailable agent is refused before admission: no denial, no task, no tick.
-        if self.faults.unavailable(callee, self.clock()) {
+        if self.record.faults.unavailable(callee, self.clock()) {
             self.unavailable(ctx.agent_id, callee);
             return Member::unresolved(Outcome::Unavailable, Some(callee));
         }
@@ -323,13 +323,13 @@ impl<'s> World<'s> {
         };
         if self.refused(&ctx, callee).is_some() {
             return Member::unresolved(Outcome::Denied, Some(callee))
-                .denied_by(self.denials.len() - 1);
+                .denied_by(self.record.denials.len() - 1);
         }
         let owner = Owner {
             id: ctx.agent_id,
             tenant: ctx.tenant,
         };
-        let chain = self.chains.push(ctx.delegation_chain, ctx.agent_id);
+        let chain = self.record.chains.push(ctx.delegation_chain, ctx.agent_id);
         let (child, _) = self.create_task(NewTask {
             agent: callee,
             owner,
@@ -342,11 +342,11 @@ impl<'s> World<'s> {
             via: Some((ix, m)),
             attempt,
             scopes: ctx.scopes,
-            origin: self.tasks[task].origin(),
+            origin: self.record.tasks[task].origin(),
             stream: false,
         });
         if let Some(vt) = token {
-            self.caller_tokens.insert(child, vt);
+            self.record.caller_tokens.insert(child, vt);
         }
         Member::created(child, callee)
     }
@@ -361,17 +361,17 @@ impl<'s> World<'s> {
         let Some((ix, m)) = self.runs[child].via.map(|(d, m)| (d.get(), m as usize)) else {
             return;
         };
-        let d = &self.delegations[ix];
+        let d = &self.record.delegations[ix];
         if d.outcome.is_some() || d.members.get(m).is_none_or(|mem| mem.task != Some(child)) {
             return;
         }
         if d.members[m].outcome.is_some() {
             return;
         }
-        let state = self.tasks[child].state;
+        let state = self.record.tasks[child].state;
         let parent = d.parent;
         if state.is_terminal() {
-            self.delegations[ix].members[m].outcome = Some(Outcome::of_state(state));
+            self.record.delegations[ix].members[m].outcome = Some(Outcome::of_state(state));
             return self.settle(ix, m);
         }
         // A pause.
@@ -384,7 +384,7 @@ impl<'s> World<'s> {
             return self.wake(parent, clock);
         }
         // No answer: the paused child is canceled now, in its pausing turn.
-        self.delegations[ix].members[m].outcome = Some(Outcome::of_state(state));
+        self.record.delegations[ix].members[m].outcome = Some(Outcome::of_state(state));
         let why = format!(
             "canceled by `{}`: the delegation was abandoned while {state}",
             self.agent_name(parent)
@@ -395,8 +395,8 @@ impl<'s> World<'s> {
 
     /// A member's outcome is known: does the delegation resolve?
     pub(crate) fn settle(&mut self, ix: DelegationIx, m: usize) {
-        if !self.delegations[ix].is_group() {
-            let outcome = self.delegations[ix].members[m]
+        if !self.record.delegations[ix].is_group() {
+            let outcome = self.record.delegations[ix].members[m]
                 .outcome
                 .unwrap_or(Outcome::Failed);
             return self.resolve(ix, outcome);
@@ -405,7 +405,7 @@ impl<'s> World<'s> {
     }
 
     fn settle_group(&mut self, ix: DelegationIx) {
-        let d = &self.delegations[ix];
+        let d = &self.record.delegations[ix];
         let Spec::FanOut(f) = d.spec else {
             return;
         };
@@ -430,13 +430,14 @@ impl<'s> World<'s> {
 
     /// Cancels each member still running, with its subtree, in creation order.
     fn cancel_open_members(&mut self, ix: DelegationIx, outcome: Option<Outcome>, why: &str) {
-        let parent = self.delegations[ix].parent;
-        for m in 0..self.delegations[ix].members.len() {
-            let member = self.delegations[ix].members[m];
+        let parent = self.record.delegations[ix].parent;
+        for m in 0..self.record.delegations[ix].members.len() {
+            let member = self.record.delegations[ix].members[m];
             let Some(child) = member.task.filter(|_| member.outcome.is_none()) else {
                 continue;
             };
-            self.delegations[ix].members[m].outcome = Some(outcome.unwrap_or(Outcome::Canceled));
+            self.record.delegations[ix].members[m].outcome =
+                Some(outcome.unwrap_or(Outcome::Canceled));
             let why = format!("canceled by `{}`: {why}", self.agent_name(parent));
             self.cancel_tree(child, Some(why));
         }
@@ -444,7 +445,7 @@ impl<'s> World<'s> {
 
     /// The delegation resolved with `outcome` — unless a retry is due.
     fn resolve(&mut self, ix: DelegationIx, outcome: Outcome) {
-        let d = &self.delegations[ix];
+        let d = &self.record.delegations[ix];
         let parent = d.parent;
         let clock = self.clock();
         if let Spec::Delegate(spec) = d.spec
@@ -460,7 +461,7 @@ impl<'s> World<'s> {
             self.runs[parent].set_pending(Pending::Retry(ix32(ix)));
             return self.wake(parent, clock.saturating_add(wait));
         }
-        self.delegations[ix].outcome = Some(outcome);
+        self.record.delegations[ix].outcome = Some(outcome);
         self.runs[parent].set_pending(Pending::Outcome(ix32(ix)));
         // An escalated parent stays paused; its next turn takes the outcome.
         self.runs[parent].escalated = false;
@@ -469,7 +470,7 @@ impl<'s> World<'s> {
 
     /// A delegation's timer ran while it was unresolved: cancel what still runs.
     pub(crate) fn fire_timer(&mut self, ix: DelegationIx, _attempt: u32) {
-        let n = self.delegations[ix].timeout().unwrap_or(0);
+        let n = self.record.delegations[ix].timeout().unwrap_or(0);
         let why = format!("timed out after {n} ticks");
         self.cancel_open_members(ix, Some(Outcome::Timeout), &why);
         self.resolve(ix, Outcome::Timeout);

@@ -53,11 +53,11 @@ impl World<'_> {
         tick: u64,
         state: TaskState,
     ) {
-        let Some(policy) = self.faults.deliveries() else {
+        let Some(policy) = self.record.faults.deliveries() else {
             return;
         };
-        let position = self.tasks[task].history.len();
-        let host = self.push_hosts[url].as_str();
+        let position = self.record.tasks[task].history.len();
+        let host = self.record.push_hosts[url].as_str();
         let mut at = tick;
         for attempt in 1..=policy.attempts.max(1) {
             if attempt >= 2 {
@@ -72,28 +72,24 @@ impl World<'_> {
                 attempt,
                 outcome,
             };
-            if !self.faults.host_down(host, at) {
-                self.deliveries.push(record(DeliveryOutcome::Delivered));
-                if self.faults.duplicates(host) {
-                    self.deliveries.push(record(DeliveryOutcome::Delivered));
+            if !self.record.faults.host_down(host, at) {
+                self.record
+                    .deliveries
+                    .push(record(DeliveryOutcome::Delivered));
+                if self.record.faults.duplicates(host) {
+                    self.record
+                        .deliveries
+                        .push(record(DeliveryOutcome::Delivered));
                 }
                 return;
             }
             let last = attempt >= policy.attempts;
-            self.deliveries.push(record(if last {
+            self.record.deliveries.push(record(if last {
                 DeliveryOutcome::DeadLetter
             } else {
                 DeliveryOutcome::Failed
             }));
         }
-    }
-
-    /// The deliveries in report order: by tick, then in the order the status changes happened,
-    /// then by attempt (a stable sort of the recorded order).
-    pub fn deliveries_by_tick(&self) -> Vec<&Delivery> {
-        let mut list: Vec<&Delivery> = self.deliveries.iter().collect();
-        list.sort_by_key(|d| d.tick);
-        list
     }
 }
 

@@ -20,7 +20,8 @@ impl<'s> World<'s> {
         if let Some(caller) = step.caller()
             && !self.authenticate(caller)
         {
-            self.steps
+            self.record
+                .steps
                 .push(StepRecord::new(Some(caller), StepResult::Nothing));
             return;
         }
@@ -49,7 +50,7 @@ impl<'s> World<'s> {
             Step::Get { caller, task } => match self.available_task(*caller, task) {
                 Some(t) => StepResult::Task {
                     task: t,
-                    state: self.tasks[t].state,
+                    state: self.record.tasks[t].state,
                     stream: None,
                 },
                 None => StepResult::Nothing,
@@ -57,7 +58,9 @@ impl<'s> World<'s> {
             Step::Wait(wait) => self.driver_wait(wait),
             Step::Matrix { callers, agents } => self.matrix(callers, agents),
         };
-        self.steps.push(StepRecord::new(step.caller(), result));
+        self.record
+            .steps
+            .push(StepRecord::new(step.caller(), result));
     }
 
     /// Admission only: nothing is created and nothing recorded but the grid (no denials, no tick).
@@ -69,8 +72,8 @@ impl<'s> World<'s> {
                 agents
                     .iter()
                     .map(|&a| {
-                        let card = &self.scenario.agents[a];
-                        check_delegation(&ctx, card, self.scenario, &self.chains)
+                        let card = &self.record.scenario.agents[a];
+                        check_delegation(&ctx, card, self.record.scenario, &self.record.chains)
                             .into_iter()
                             .map(|d| d.code)
                             .collect()
@@ -85,7 +88,7 @@ impl<'s> World<'s> {
     pub(crate) fn no_task(&self, alias: AliasIx) -> String {
         format!(
             "`{}` names no task: its send created none",
-            &self.scenario.aliases[alias]
+            &self.record.scenario.aliases[alias]
         )
     }
 
@@ -103,9 +106,9 @@ impl<'s> World<'s> {
     /// gives `task_not_found` first, so a fault never reveals that a task exists.
     fn available_task(&mut self, caller: CallerIx, task: &TaskRef) -> Option<TaskIx> {
         let ix = self.visible_task(caller, task)?;
-        let agent = self.tasks[ix].agent();
+        let agent = self.record.tasks[ix].agent();
         if self.is_unavailable(agent) {
-            self.unavailable(self.scenario.callers[caller].sym, agent);
+            self.unavailable(self.record.scenario.callers[caller].sym, agent);
             return None;
         }
         Some(ix)
@@ -127,10 +130,10 @@ impl<'s> World<'s> {
     pub fn lookup_task(&self, caller: CallerIx, task: &TaskRef) -> Option<TaskIx> {
         let ix = match task {
             TaskRef::Alias(a) => self.alias_task(*a)?,
-            TaskRef::Id(id) => parse_task_id(id).filter(|&ix| ix < self.tasks.len())?,
+            TaskRef::Id(id) => parse_task_id(id).filter(|&ix| ix < self.record.tasks.len())?,
         };
-        let c = &self.scenario.callers[caller];
-        (self.tasks[ix].owner
+        let c = &self.record.scenario.callers[caller];
+        (self.record.tasks[ix].owner
             == Owner {
                 id: c.sym,
                 tenant: c.tenant,
@@ -144,7 +147,7 @@ impl<'s> World<'s> {
             ContextSpec::Literal(c) => Some(Context::Named(c)),
             // A context id is a correlation key, not a credential: any earlier task's will do.
             ContextSpec::Of(a) => match self.alias_task(*a) {
-                Some(t) => Some(self.tasks[t].context),
+                Some(t) => Some(self.record.tasks[t].context),
                 None => {
                     let detail = self.no_task(*a);
                     self.error(ErrorCode::TaskNotFound, detail, None);
@@ -157,10 +160,10 @@ impl<'s> World<'s> {
             return StepResult::Nothing;
         };
         // What the card itself refuses comes before admission (faults.md's one order of checks).
-        if send.stream() && !self.scenario.agents[callee].card.streaming {
+        if send.stream() && !self.record.scenario.agents[callee].card.streaming {
             let detail = format!(
                 "agent `{}` does not support streaming (its card says `streaming: false`); use `send`",
-                self.scenario.agents[callee].name()
+                self.record.scenario.agents[callee].name()
             );
             self.error(ErrorCode::StreamingNotSupported, detail, None);
             return StepResult::Nothing;
@@ -175,7 +178,7 @@ impl<'s> World<'s> {
         if let Some(codes) = self.refused(&ctx, callee) {
             return StepResult::Denied(codes);
         }
-        let c = &self.scenario.callers[send.caller()];
+        let c = &self.record.scenario.callers[send.caller()];
         let owner = Owner {
             id: c.sym,
             tenant: c.tenant,
@@ -196,10 +199,10 @@ impl<'s> World<'s> {
             stream: send.stream(),
         });
         if let Some(a) = send.alias() {
-            self.alias_tasks[a] = Some(Ix::new(task));
+            self.record.alias_tasks[a] = Some(Ix::new(task));
         }
         if let Some(vt) = &self.verified[send.caller()] {
-            self.caller_tokens.insert(task, vt.clone());
+            self.record.caller_tokens.insert(task, vt.clone());
         }
         if let Some(push) = send.push() {
             self.set_push_config(callee, Some(task), None, push);
@@ -207,14 +210,14 @@ impl<'s> World<'s> {
         if send.return_immediately() {
             // The step ends once the task exists, and so does its call: the handler stays queued,
             // and what it does later is seen by polling (`get`) or pushes, not by this response.
-            self.tasks[task].return_immediately = true;
+            self.record.tasks[task].return_immediately = true;
             self.close_call(task);
         } else {
             self.run_until(|w| w.resolved(task, 1));
         }
         StepResult::Task {
             task,
-            state: self.tasks[task].state,
+            state: self.record.tasks[task].state,
             stream: call.filter(|_| send.stream()).map(Ix::new),
         }
     }
@@ -222,8 +225,8 @@ impl<'s> World<'s> {
     /// Admission of a new task on `callee`: every denial recorded (under this step), or `None`
     /// when the caller is admitted.
     pub(crate) fn refused(&mut self, ctx: &CallerContext, callee: AgentIx) -> Option<DenialCodes> {
-        let card = &self.scenario.agents[callee];
-        let denials = check_delegation(ctx, card, self.scenario, &self.chains);
+        let card = &self.record.scenario.agents[callee];
+        let denials = check_delegation(ctx, card, self.record.scenario, &self.record.chains);
         (!denials.is_empty()).then(|| self.deny(ctx.agent_id, callee, denials))
     }
 
@@ -234,7 +237,8 @@ impl<'s> World<'s> {
         denials: Vec<Denial>,
     ) -> DenialCodes {
         let codes = DenialCodes::of(&denials);
-        self.denials
+        self.record
+            .denials
             .push(DenialRecord::new(self.step, caller, callee, denials));
         codes
     }
@@ -253,7 +257,7 @@ impl<'s> World<'s> {
     }
 
     pub(crate) fn record_no_candidate(&mut self, ctx: &CallerContext, tags: &[Sym]) {
-        let names = &self.scenario.symbols;
+        let names = &self.record.scenario.symbols;
         let list = tags
             .iter()
             .map(|&t| names.name(t))
@@ -270,7 +274,7 @@ impl<'s> World<'s> {
         let Some(ix) = self.available_task(caller, task) else {
             return StepResult::Nothing;
         };
-        let state = self.tasks[ix].state;
+        let state = self.record.tasks[ix].state;
         if state.is_terminal() {
             let detail = format!("{} is {state}: a terminal task takes no reply", task_id(ix));
             self.error(ErrorCode::TaskTerminal, detail, None);
@@ -293,7 +297,7 @@ impl<'s> World<'s> {
         self.run_until(|w| w.resolved(ix, before + 1));
         StepResult::Task {
             task: ix,
-            state: self.tasks[ix].state,
+            state: self.record.tasks[ix].state,
             stream: None,
         }
     }
@@ -334,7 +338,7 @@ impl<'s> World<'s> {
                     return StepResult::Nothing;
                 };
                 self.run_until(|w| {
-                    let state = w.tasks[task].state;
+                    let state = w.record.tasks[task].state;
                     state.is_terminal() || state.is_pause()
                 });
             }

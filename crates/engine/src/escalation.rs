@@ -15,18 +15,18 @@ use crate::world::{Next, World};
 impl<'s> World<'s> {
     /// The delegating task's turn after its child paused: a scripted reply, else an escalation.
     pub(crate) fn answer_pause(&mut self, task: TaskIx, ix: DelegationIx) -> Next {
-        let d = &self.delegations[ix];
+        let d = &self.record.delegations[ix];
         let Spec::Delegate(spec) = d.spec else {
             return Next::Stop;
         };
         let Some(child) = d.members.first().and_then(|m| m.task) else {
             return Next::Stop;
         };
-        if d.outcome.is_some() || !self.tasks[child].state.is_pause() {
+        if d.outcome.is_some() || !self.record.tasks[child].state.is_pause() {
             return Next::Stop;
         }
         if let Some(reply) = spec.replies.get(d.replies_given) {
-            self.delegations[ix].replies_given += 1;
+            self.record.delegations[ix].replies_given += 1;
             if let Err(refused) = self.reply_token(task, child) {
                 self.reply_refused(task, ix, child, refused);
                 return Next::Stop;
@@ -38,7 +38,7 @@ impl<'s> World<'s> {
             return Next::Stop;
         }
         // Escalate: take the child's pause, with its latest status message, and wait for the owner.
-        let state = self.tasks[child].state;
+        let state = self.record.tasks[child].state;
         let message = self.latest_status_message(child);
         match self.set_status(task, state, message) {
             Ok(()) => {
@@ -46,8 +46,8 @@ impl<'s> World<'s> {
                 Next::Stop
             }
             Err(IllegalTransition { from, to }) => {
-                let n = self.delegations[ix].handler_step;
-                self.delegations[ix].members[0].outcome = Some(Outcome::of_state(state));
+                let n = self.record.delegations[ix].handler_step;
+                self.record.delegations[ix].members[0].outcome = Some(Outcome::of_state(state));
                 let why = format!(
                     "canceled by `{}`: the escalation was refused",
                     self.agent_name(task)
@@ -60,7 +60,7 @@ impl<'s> World<'s> {
     }
 
     fn latest_status_message(&self, task: TaskIx) -> Option<Cow<'s, str>> {
-        let t = &self.tasks[task];
+        let t = &self.record.tasks[task];
         let entry = t.history.last()?;
         entry.message().map(|m| t.messages[m].text.to_cow())
     }
@@ -69,7 +69,7 @@ impl<'s> World<'s> {
     /// resumed handler.
     fn deliver(&mut self, task: TaskIx, text: Cow<'s, str>, data: Option<&'s DataMap>) {
         let message = self.message(Role::User, text, data);
-        let t = &mut self.tasks[task];
+        let t = &mut self.record.tasks[task];
         t.messages.push(message);
         self.runs[task].last_reply = Some(Ix::new(t.messages.len() - 1));
         self.open_call(task, false);
@@ -92,7 +92,11 @@ impl<'s> World<'s> {
                 break;
             };
             let _ = self.set_status(at, TaskState::Working, None);
-            let Some(child) = self.delegations[ix].members.first().and_then(|m| m.task) else {
+            let Some(child) = self.record.delegations[ix]
+                .members
+                .first()
+                .and_then(|m| m.task)
+            else {
                 return;
             };
             // Forwarded as this level's own request on the child's task: verified like any other.
@@ -109,7 +113,7 @@ impl<'s> World<'s> {
     /// The child refused the token of a reply sent down to it: the reply is not delivered, the
     /// child is canceled and the delegation resolves as refused (`denied`, with the failed check).
     fn reply_refused(&mut self, task: TaskIx, ix: DelegationIx, child: TaskIx, refused: usize) {
-        let member = &mut self.delegations[ix].members[0];
+        let member = &mut self.record.delegations[ix].members[0];
         member.outcome = Some(Outcome::Denied);
         member.set_refused(refused);
         let why = format!(

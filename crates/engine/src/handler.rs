@@ -16,7 +16,7 @@ use crate::world::{Next, World};
 impl<'s> World<'s> {
     /// Runs one turn of `task`.
     pub(crate) fn turn(&mut self, task: TaskIx) -> Next {
-        if self.tasks[task].state.is_terminal() {
+        if self.record.tasks[task].state.is_terminal() {
             return Next::Stop;
         }
         match self.runs[task].take_pending() {
@@ -38,7 +38,7 @@ impl<'s> World<'s> {
 
     /// Runs the task's next step; decisions before it take no turn of their own.
     fn step(&mut self, task: TaskIx) -> Next {
-        let agent = self.tasks[task].agent();
+        let agent = self.record.tasks[task].agent();
         loop {
             let pc = self.runs[task].pc as usize;
             let Some(op) = self.programs[agent].get(pc).copied() else {
@@ -51,7 +51,7 @@ impl<'s> World<'s> {
                     let branch = if taken { Branch::Then } else { Branch::Else };
                     self.runs[task].pc = ix32(if taken { pc + 1 } else { otherwise });
                     let tick = self.clock();
-                    self.tasks[task].decisions_mut().push(Decision {
+                    self.record.tasks[task].decisions_mut().push(Decision {
                         handler_step: n,
                         branch,
                         tick,
@@ -81,16 +81,16 @@ impl<'s> World<'s> {
             HandlerStep::Message(text) => {
                 let text = self.render(task, text);
                 let message = self.message(Role::Agent, text, None);
-                let t = &mut self.tasks[task];
+                let t = &mut self.record.tasks[task];
                 t.messages.push(message);
                 let ix = t.messages.len() - 1;
                 self.event(task, EventKind::Message(ix));
                 Next::Again
             }
             HandlerStep::Artifact(spec) if spec.from.is_empty() => {
-                self.ids.artifact += 1;
+                self.record.ids.artifact += 1;
                 let text = spec.text.as_ref().map(|t| self.render(task, t));
-                let artifact = Artifact::scripted(self.ids.artifact, spec, text);
+                let artifact = Artifact::scripted(self.record.ids.artifact, spec, text);
                 self.add_artifact(task, artifact);
                 Next::Again
             }
@@ -98,9 +98,9 @@ impl<'s> World<'s> {
                 let (text, data) = self.merged_results(task, &spec.from);
                 // An empty merge takes the turn and draws no artifact id.
                 if text.is_some() || data.is_some() {
-                    self.ids.artifact += 1;
+                    self.record.ids.artifact += 1;
                     let artifact = Artifact::new(
-                        self.ids.artifact,
+                        self.record.ids.artifact,
                         spec.name.as_deref(),
                         text,
                         data.map(DataRef::from),
@@ -118,7 +118,7 @@ impl<'s> World<'s> {
     }
 
     fn add_artifact(&mut self, task: TaskIx, artifact: Artifact<'s>) {
-        let t = &mut self.tasks[task];
+        let t = &mut self.record.tasks[task];
         t.artifacts.push(artifact);
         let ix = t.artifacts.len() - 1;
         self.event(task, EventKind::Artifact(ix));
@@ -127,7 +127,7 @@ impl<'s> World<'s> {
     /// The script is over: a task not paused or terminal is a handler bug, failed so that nobody
     /// waits on it forever.
     fn script_ran_out(&mut self, task: TaskIx) -> Next {
-        let state = self.tasks[task].state;
+        let state = self.record.tasks[task].state;
         let detail = format!(
             "the handler of `{}` ran out of steps with {} in {state}; a script must end in a terminal state or pause",
             self.agent_name(task),
@@ -176,7 +176,7 @@ impl<'s> World<'s> {
     }
 
     fn facts(&self, task: TaskIx, subject: Subject) -> Facts<'_> {
-        let t = &self.tasks[task];
+        let t = &self.record.tasks[task];
         let message = |ix: usize| {
             let m = &t.messages[ix];
             Facts {
@@ -198,14 +198,6 @@ impl<'s> World<'s> {
         }
     }
 
-    /// A task's artifacts as the internal record reads them: text parts joined with a blank line,
-    /// data parts shallow-merged, in order.
-    pub fn task_parts(&self, task: TaskIx) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
-        let mut parts = Parts::default();
-        parts.add_task(&self.tasks[task]);
-        parts.finish()
-    }
-
     /// The parts of the named results, in order: a delegation's last attempt, a group's completed
     /// members in creation order.
     fn merged_results(
@@ -219,7 +211,7 @@ impl<'s> World<'s> {
                 continue;
             };
             for child in d.result_tasks() {
-                parts.add_task(&self.tasks[child]);
+                parts.add_task(&self.record.tasks[child]);
             }
         }
         parts.finish()
@@ -228,13 +220,13 @@ impl<'s> World<'s> {
 
 /// Text joined with a blank line, data shallow-merged; one part is kept as it is, unchanged.
 #[derive(Default)]
-struct Parts<'s> {
+pub(crate) struct Parts<'s> {
     texts: Vec<Cow<'s, str>>,
     datas: Vec<Cow<'s, DataMap>>,
 }
 
 impl<'s> Parts<'s> {
-    fn add_task(&mut self, t: &Task<'s>) {
+    pub(crate) fn add_task(&mut self, t: &Task<'s>) {
         for a in &t.artifacts {
             if let Some(text) = a.text() {
                 self.texts.push(text.to_cow());
@@ -245,7 +237,7 @@ impl<'s> Parts<'s> {
         }
     }
 
-    fn finish(mut self) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
+    pub(crate) fn finish(mut self) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
         let text = match self.texts.len() {
             0 => None,
             1 => self.texts.pop(),

@@ -16,16 +16,17 @@ pub const CRASHED: &str = "agent crashed";
 impl<'s> World<'s> {
     /// Whether a request to `agent` judged at the clock now is refused.
     pub(crate) fn is_unavailable(&self, agent: AgentIx) -> bool {
-        !self.faults.entries.is_empty() && self.faults.unavailable(agent, self.clock())
+        !self.record.faults.entries.is_empty()
+            && self.record.faults.unavailable(agent, self.clock())
     }
 
     /// Records one refused request: the error `agent_unavailable` under the running driver step.
     pub(crate) fn unavailable(&mut self, caller: Sym, agent: AgentIx) {
         let detail = format!(
             "`{}` is unavailable at tick {}: the request from `{}` failed before the server saw it",
-            self.scenario.agents[agent].name(),
+            self.record.scenario.agents[agent].name(),
             self.clock(),
-            self.scenario.symbols.name(caller)
+            self.record.scenario.symbols.name(caller)
         );
         self.error(ErrorCode::AgentUnavailable, detail, None);
     }
@@ -33,11 +34,11 @@ impl<'s> World<'s> {
     /// A crash fault runs: every non-terminal task the agent holds fails, in creation order, its
     /// subtree canceled first. Its queued turns die with it (dead work is dropped).
     pub(crate) fn crash(&mut self, fault: usize) {
-        let FaultTarget::Agent(agent) = self.faults.entries[fault].target else {
+        let FaultTarget::Agent(agent) = self.record.faults.entries[fault].target else {
             return;
         };
-        for t in 0..self.tasks.len() {
-            let task = &self.tasks[t];
+        for t in 0..self.record.tasks.len() {
+            let task = &self.record.tasks[t];
             if task.agent() == agent && !task.state.is_terminal() {
                 let _ = self.set_status(t, TaskState::Failed, Some(Cow::Borrowed(CRASHED)));
             }

@@ -16,7 +16,7 @@ impl<'s> World<'s> {
     ) -> StepResult {
         let visible = self.lookup_task(caller, task);
         // With no agent named, the agent asked is the one holding the task as the caller sees it.
-        let Some(agent) = agent.or_else(|| visible.map(|t| self.tasks[t].agent())) else {
+        let Some(agent) = agent.or_else(|| visible.map(|t| self.record.tasks[t].agent())) else {
             self.report_not_found(task);
             return StepResult::Nothing;
         };
@@ -26,7 +26,7 @@ impl<'s> World<'s> {
         let ix = visible.unwrap_or_default();
         StepResult::Task {
             task: ix,
-            state: self.tasks[ix].state,
+            state: self.record.tasks[ix].state,
             stream: None,
         }
     }
@@ -56,7 +56,7 @@ impl<'s> World<'s> {
             .flatten();
         let found = loopback
             .map_or_else(
-                || check_push_url_host(&push.url, &self.scenario.policy.push_allowed_hosts),
+                || check_push_url_host(&push.url, &self.record.scenario.policy.push_allowed_hosts),
                 Ok,
             )
             .map_err(|why| (ErrorCode::HostNotAllowed, why))?;
@@ -78,13 +78,13 @@ impl<'s> World<'s> {
         push: &'s PushSpec,
         caller: Option<CallerIx>,
     ) -> bool {
-        let card = &self.scenario.agents[agent];
+        let card = &self.record.scenario.agents[agent];
         if !card.card.push_notifications {
             let detail = format!("`{}` does not support push notifications", card.name());
             self.error(ErrorCode::PushNotSupported, detail, None);
             return false;
         }
-        let Some(task) = visible.filter(|&t| self.tasks[t].agent() == agent) else {
+        let Some(task) = visible.filter(|&t| self.record.tasks[t].agent() == agent) else {
             let detail = match named {
                 Some(TaskRef::Alias(a)) if self.alias_task(*a).is_none() => self.no_task(*a),
                 Some(TaskRef::Alias(a)) => format!(
@@ -101,7 +101,7 @@ impl<'s> World<'s> {
         if let Some(c) = caller
             && self.is_unavailable(agent)
         {
-            self.unavailable(self.scenario.callers[c].sym, agent);
+            self.unavailable(self.record.scenario.callers[c].sym, agent);
             return false;
         }
         let (url, host) = match self.check_push_target(push) {
@@ -111,12 +111,12 @@ impl<'s> World<'s> {
                 return false;
             }
         };
-        self.push_urls.push(url);
-        self.push_hosts.push(host);
+        self.record.push_urls.push(url);
+        self.record.push_hosts.push(host);
         // At most one config per task: a new one replaces the old. On a terminal task it is
         // accepted and never fires, since nothing changes state any more.
-        self.tasks[task].set_push(Some(PushConfig {
-            url: self.push_urls.len() - 1,
+        self.record.tasks[task].set_push(Some(PushConfig {
+            url: self.record.push_urls.len() - 1,
             token: push.token.clone(),
         }));
         true

@@ -13,7 +13,7 @@ impl<'s> World<'s> {
     /// goes on in this turn.
     pub(crate) fn take_outcome(&mut self, task: TaskIx, ix: DelegationIx) -> Option<Next> {
         self.runs[task].waiting_on = None;
-        let d = &self.delegations[ix];
+        let d = &self.record.delegations[ix];
         let outcome = d.outcome.unwrap_or(Outcome::Failed);
         if outcome == Outcome::Completed || d.on_error() == OnError::Continue {
             return None;
@@ -25,9 +25,9 @@ impl<'s> World<'s> {
 
     /// Why a delegation did not succeed, in the delegating task's status message.
     fn failure_message(&self, ix: DelegationIx) -> String {
-        let d = &self.delegations[ix];
+        let d = &self.record.delegations[ix];
         let outcome = d.outcome.unwrap_or(Outcome::Failed);
-        let agents = &self.scenario.agents;
+        let agents = &self.record.scenario.agents;
         if d.is_group() {
             if outcome == Outcome::Timeout {
                 let n = d.timeout().unwrap_or(0);
@@ -46,12 +46,12 @@ impl<'s> World<'s> {
         match (outcome, child) {
             (Outcome::Timeout, Some(c)) => format!(
                 "delegation to `{}` timed out after {} ticks",
-                agents[self.tasks[c].agent()].name(),
+                agents[self.record.tasks[c].agent()].name(),
                 d.timeout().unwrap_or(0)
             ),
             (_, Some(c)) => format!(
                 "delegation to `{}` did not complete: {} ended {outcome}",
-                agents[self.tasks[c].agent()].name(),
+                agents[self.record.tasks[c].agent()].name(),
                 task_id(c)
             ),
             (Outcome::Unavailable, None) => format!(
@@ -70,20 +70,22 @@ impl<'s> World<'s> {
 
     /// A delegation whose callee refused the platform's token, with the check that failed.
     fn refused_message(&self, ix: DelegationIx) -> Option<String> {
-        let m = self.delegations[ix].members.first()?;
-        let why = self.token_refusals.get(m.refused()?)?;
-        let callee = m.callee().map_or("?", |a| self.scenario.agents[a].name());
+        let m = self.record.delegations[ix].members.first()?;
+        let why = self.record.token_refusals.get(m.refused()?)?;
+        let callee = m
+            .callee()
+            .map_or("?", |a| self.record.scenario.agents[a].name());
         Some(format!(
             "delegation to `{callee}` refused: unauthenticated ({why})"
         ))
     }
 
     fn denied_message(&self, ix: DelegationIx) -> String {
-        let denial = self.delegations[ix]
+        let denial = self.record.delegations[ix]
             .members
             .first()
             .and_then(|m| m.denial());
-        let Some(r) = denial.map(|i| &self.denials[i]) else {
+        let Some(r) = denial.map(|i| &self.record.denials[i]) else {
             return "delegation denied".to_string();
         };
         let list = r
@@ -94,7 +96,7 @@ impl<'s> World<'s> {
             .join(", ");
         format!(
             "delegation to `{}` denied: {list}",
-            self.scenario.agents[r.callee()].name()
+            self.record.scenario.agents[r.callee()].name()
         )
     }
 
@@ -117,7 +119,7 @@ impl<'s> World<'s> {
         let (text, data) = self.task_parts(child);
         Facts {
             outcome: d.outcome,
-            state: Some(self.tasks[child].state),
+            state: Some(self.record.tasks[child].state),
             text,
             data,
             ..Facts::default()

@@ -8,24 +8,42 @@ use crate::task::TaskIx;
 use crate::world::World;
 
 impl<'s> World<'s> {
-    /// The step at `i` (0-based): the scenario's own, then the requests a session served.
-    pub fn step_at(&self, i: usize) -> &'s Step {
-        match self.scenario.steps.get(i) {
-            Some(s) => s,
-            None => self.served[i - self.scenario.steps.len()],
-        }
+    /// The call the step just served opened on `task`: a reply's own call (the reply opens one
+    /// on the task it resumes), where a reply on a stream finds its events.
+    pub fn step_call(&self, task: TaskIx) -> Option<CallId> {
+        self.record
+            .calls
+            .iter()
+            .enumerate()
+            .rev()
+            .take_while(|(_, c)| c.step as usize == self.step)
+            .filter(|(_, c)| c.task as usize == task)
+            .last()
+            .map(|(i, _)| i)
+    }
+
+    /// The events of `call` together with those of every call its step opened while it was open
+    /// (its nested delegations', a reply's way down an escalation), in the order they happened:
+    /// what a server relays on the call's stream, as `run --format a2a-stream` shows it.
+    /// Each with its index in `World::events`.
+    pub fn relayed_events(&self, call: CallId) -> impl Iterator<Item = (usize, &Event)> {
+        let c = &self.record.calls[call];
+        let span = c.first_event as usize..c.end_event as usize;
+        span.clone()
+            .zip(&self.record.events[span])
+            .filter(move |(_, e)| self.record.calls[e.call()].step == c.step)
     }
 
     /// Runs one request as the next driver step, exactly as `run` runs a step, and hands back its
     /// record and the errors recorded under it.
     pub fn serve_step(&mut self, step: &'s Step) -> (&StepRecord, &[ErrorRecord]) {
-        self.served.push(step);
-        self.step = self.steps.len() + 1;
-        let first_error = self.errors.len();
+        self.record.served.push(step);
+        self.step = self.record.steps.len() + 1;
+        let first_error = self.record.errors.len();
         self.run_step(step);
         (
-            &self.steps[self.steps.len() - 1],
-            &self.errors[first_error..],
+            &self.record.steps[self.record.steps.len() - 1],
+            &self.record.errors[first_error..],
         )
     }
 
@@ -52,40 +70,15 @@ impl<'s> World<'s> {
         self.run_until(|_| false);
     }
 
-    /// The call the step just served opened on `task`: a reply's own call (the reply opens one
-    /// on the task it resumes), where a reply on a stream finds its events.
-    pub fn step_call(&self, task: TaskIx) -> Option<CallId> {
-        self.calls
-            .iter()
-            .enumerate()
-            .rev()
-            .take_while(|(_, c)| c.step as usize == self.step)
-            .filter(|(_, c)| c.task as usize == task)
-            .last()
-            .map(|(i, _)| i)
-    }
-
-    /// The events of `call` together with those of every call its step opened while it was open
-    /// (its nested delegations', a reply's way down an escalation), in the order they happened:
-    /// what a server relays on the call's stream, as `run --format a2a-stream` shows it.
-    /// Each with its index in `World::events`.
-    pub fn relayed_events(&self, call: CallId) -> impl Iterator<Item = (usize, &Event)> {
-        let c = &self.calls[call];
-        let span = c.first_event as usize..c.end_event as usize;
-        span.clone()
-            .zip(&self.events[span])
-            .filter(move |(_, e)| self.calls[e.call()].step == c.step)
-    }
-
     /// Starts recording when, in idle ticks, each event happens ([`World::idle_at`]).
     pub fn pace_events(&mut self) {
-        self.idle_marks.get_or_insert_with(Vec::new);
+        self.session.idle_marks.get_or_insert_with(Vec::new);
     }
 
     /// `idle_ticks` as it stood when the event at `index` of `World::events` was recorded
     /// (after [`World::pace_events`]; 0 before it).
     pub fn idle_at(&self, index: usize) -> u64 {
-        let marks = self.idle_marks.as_deref().unwrap_or_default();
+        let marks = self.session.idle_marks.as_deref().unwrap_or_default();
         // The last jump made before the event was recorded.
         match marks.partition_point(|&(before, _, _)| before <= index) {
             0 => 0,
@@ -95,7 +88,7 @@ impl<'s> World<'s> {
 
     /// `idle_ticks` as it stood at `tick` (a push's): the last jump that reached it.
     pub fn idle_at_tick(&self, tick: u64) -> u64 {
-        let marks = self.idle_marks.as_deref().unwrap_or_default();
+        let marks = self.session.idle_marks.as_deref().unwrap_or_default();
         match marks.partition_point(|&(_, reached, _)| reached <= tick) {
             0 => 0,
             n => marks[n - 1].2,
@@ -117,6 +110,6 @@ impl<'s> World<'s> {
     /// Removes the task's push config (a session's DeleteTaskPushNotificationConfig): later
     /// status changes push nothing. Pushes already made stay in the record.
     pub fn delete_push_config(&mut self, task: TaskIx) {
-        self.tasks[task].set_push(None);
+        self.record.tasks[task].set_push(None);
     }
 }

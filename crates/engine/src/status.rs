@@ -54,11 +54,11 @@ impl<'s> World<'s> {
             None => self.mint_context(),
         };
         let amplified = self.amplified(new.agent, new.origin);
-        self.ids.task += 1;
+        self.record.ids.task += 1;
         let tick = self.next_tick();
         let message = self.message(Role::User, new.text, new.data);
-        let ix = self.tasks.len();
-        self.tasks.push(Task {
+        let ix = self.record.tasks.len();
+        self.record.tasks.push(Task {
             context,
             agent: ix32(new.agent),
             owner: new.owner,
@@ -90,9 +90,9 @@ impl<'s> World<'s> {
     /// unrelated conversations never share an id (semantics.md §1).
     fn mint_context(&mut self) -> Context<'s> {
         loop {
-            self.ids.context += 1;
-            if !self.literal_contexts.contains(&self.ids.context) {
-                return Context::Minted(self.ids.context);
+            self.record.ids.context += 1;
+            if !self.literal_contexts.contains(&self.record.ids.context) {
+                return Context::Minted(self.record.ids.context);
             }
         }
     }
@@ -101,7 +101,7 @@ impl<'s> World<'s> {
     fn hold_context(&mut self, c: Context<'s>) {
         if let Context::Named(s) = c
             && let Some(n) = minted_number(s)
-            && n > self.ids.context
+            && n > self.record.ids.context
         {
             self.literal_contexts.insert(n);
         }
@@ -109,8 +109,8 @@ impl<'s> World<'s> {
 
     /// The callee's required scopes the originating caller lacks (authority.md §2).
     fn amplified(&self, agent: AgentIx, origin: CallerIx) -> Vec<crate::symbols::Sym> {
-        let held = &self.scenario.callers[origin].scopes;
-        self.scenario.agents[agent]
+        let held = &self.record.scenario.callers[origin].scopes;
+        self.record.scenario.agents[agent]
             .required_scopes
             .iter()
             .filter(|s| !held.contains(s))
@@ -123,12 +123,12 @@ impl<'s> World<'s> {
     /// events are shown whatever the run records; other calls are opened only when it records
     /// them all ([`RecordStreams`](crate::world::RecordStreams)).
     pub(crate) fn open_call(&mut self, task: TaskIx, shown: bool) -> Option<CallId> {
-        if !shown && self.streams == RecordStreams::StreamSteps {
+        if !shown && self.record.streams == RecordStreams::StreamSteps {
             return None;
         }
-        let call = self.calls.len();
-        let first_event = ix32(self.events.len());
-        self.calls.push(Call {
+        let call = self.record.calls.len();
+        let first_event = ix32(self.record.events.len());
+        self.record.calls.push(Call {
             task: ix32(task),
             step: ix32(self.step),
             first_event,
@@ -143,26 +143,28 @@ impl<'s> World<'s> {
     pub(crate) fn close_call(&mut self, task: TaskIx) {
         if let Some(call) = self.runs[task].call.take().map(Ix::get) {
             self.snapshot(call, task);
-            self.calls[call].end_event = ix32(self.events.len());
+            self.record.calls[call].end_event = ix32(self.record.events.len());
         }
     }
 
     fn snapshot(&mut self, call: CallId, task: TaskIx) {
-        let t = &self.tasks[task];
+        let t = &self.record.tasks[task];
         let kind = EventKind::Task {
             history: t.history.len(),
             messages: t.messages.len(),
             artifacts: t.artifacts.len(),
         };
-        self.events
-            .push(Event::new(call, kind, &mut self.snapshots));
+        self.record
+            .events
+            .push(Event::new(call, kind, &mut self.record.snapshots));
     }
 
     /// An event of the task's open call, if it has one.
     pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
         if let Some(call) = self.runs[task].call.map(Ix::get) {
-            self.events
-                .push(Event::new(call, kind, &mut self.snapshots));
+            self.record
+                .events
+                .push(Event::new(call, kind, &mut self.record.snapshots));
         }
     }
 
@@ -176,7 +178,7 @@ impl<'s> World<'s> {
         state: TaskState,
         message: Option<Cow<'s, str>>,
     ) -> Result<(), IllegalTransition> {
-        let from = self.tasks[task].state;
+        let from = self.record.tasks[task].state;
         if !from.can_move_to(state) {
             return Err(IllegalTransition { from, to: state });
         }
@@ -186,11 +188,11 @@ impl<'s> World<'s> {
         let tick = self.next_tick();
         let message = message.map(|text| {
             let message = self.message(Role::Agent, text, None);
-            let t = &mut self.tasks[task];
+            let t = &mut self.record.tasks[task];
             t.messages.push(message);
             t.messages.len() - 1
         });
-        let t = &mut self.tasks[task];
+        let t = &mut self.record.tasks[task];
         t.state = state;
         t.history.push(StatusEntry::new(tick, state, message));
         let entry = t.history.len() - 1;
@@ -203,7 +205,7 @@ impl<'s> World<'s> {
         }
         if let Some(push) = t.push() {
             let url = push.url;
-            self.pushes.push(Push {
+            self.record.pushes.push(Push {
                 tick,
                 task,
                 url,
@@ -240,7 +242,7 @@ impl<'s> World<'s> {
         let mut stack: Vec<(usize, TaskIx)> = vec![(0, root)];
         while let Some((depth, t)) = stack.pop() {
             for &c in &self.runs[t].children {
-                if !self.tasks[c].state.is_terminal() {
+                if !self.record.tasks[c].state.is_terminal() {
                     found.push((depth + 1, c));
                     stack.push((depth + 1, c));
                 }
@@ -248,7 +250,9 @@ impl<'s> World<'s> {
         }
         found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (_, t) in found {
-            let parent = self.tasks[t].parent().map_or_else(String::new, task_id);
+            let parent = self.record.tasks[t]
+                .parent()
+                .map_or_else(String::new, task_id);
             let why = format!("canceled: parent {parent} was canceled");
             // The deeper ones went first, so this one has no live descendant left.
             let _ = self.set_status(t, TaskState::Canceled, Some(Cow::Owned(why)));

@@ -13,11 +13,11 @@ use crate::world::World;
 impl<'s> World<'s> {
     /// The scenario clock's timestamp now, in milliseconds since the Unix epoch.
     fn now_ms(&self) -> i64 {
-        self.scenario.clock.millis(self.clock())
+        self.record.scenario.clock.millis(self.clock())
     }
 
     fn sym(&self, name: &str, claim: &str) -> Result<Sym, String> {
-        self.scenario.symbols.get(name).ok_or_else(|| {
+        self.record.scenario.symbols.get(name).ok_or_else(|| {
             format!("claim `{claim}` names `{name}`, which this scenario does not know")
         })
     }
@@ -56,15 +56,15 @@ impl<'s> World<'s> {
             tenant,
             classification,
             scopes,
-            delegation_chain: self.chains.from_slice(&chain),
+            delegation_chain: self.record.chains.from_slice(&chain),
         })
     }
 
     /// Verifies a driver caller's token for this request. `false`: refused (`unauthenticated`
     /// recorded); the step does nothing else. Callers without a token pass.
     pub(crate) fn authenticate(&mut self, caller: CallerIx) -> bool {
-        let c = &self.scenario.callers[caller];
-        let (Some(token), Some(tokens)) = (&c.token, &self.scenario.tokens) else {
+        let c = &self.record.scenario.callers[caller];
+        let (Some(token), Some(tokens)) = (&c.token, &self.record.scenario.tokens) else {
             return true;
         };
         let checked = tokens.verify(token, self.now_ms()).and_then(|vt| {
@@ -80,7 +80,8 @@ impl<'s> World<'s> {
         match checked {
             Ok((ctx, vt)) => {
                 self.caller_upstream[caller] = ctx.delegation_chain;
-                self.caller_chains[caller] = self.chains.push(ctx.delegation_chain, ctx.agent_id);
+                self.caller_chains[caller] =
+                    self.record.chains.push(ctx.delegation_chain, ctx.agent_id);
                 self.verified[caller] = Some(vt);
                 true
             }
@@ -95,8 +96,8 @@ impl<'s> World<'s> {
     /// Whether a request from a driver caller to `callee` may go on: an agent that requires a
     /// token refuses a caller that presents none.
     pub(crate) fn token_required(&mut self, caller: CallerIx, callee: AgentIx) -> bool {
-        let agent = &self.scenario.agents[callee];
-        let c = &self.scenario.callers[caller];
+        let agent = &self.record.scenario.agents[callee];
+        let c = &self.record.scenario.callers[caller];
         if agent.requires_token && c.token.is_none() {
             let detail = format!(
                 "`{}` requires a verified token; caller `{}` presented none",
@@ -121,11 +122,11 @@ impl<'s> World<'s> {
         callee: AgentIx,
         what: &str,
     ) -> Result<(CallerContext<'s>, Option<VerifiedToken>), usize> {
-        let Some(tokens) = &self.scenario.tokens else {
+        let Some(tokens) = &self.record.scenario.tokens else {
             return Ok((ctx, None));
         };
-        let names = &self.scenario.symbols;
-        let chain: Vec<Sym> = self.chains.to_vec(ctx.delegation_chain);
+        let names = &self.record.scenario.symbols;
+        let chain: Vec<Sym> = self.record.chains.to_vec(ctx.delegation_chain);
         let grant = Grant {
             sub: names.name(ctx.agent_id),
             tenant: names.name(ctx.tenant),
@@ -138,7 +139,7 @@ impl<'s> World<'s> {
             act_chain: chain.iter().map(|&s| names.name(s)).collect(),
         };
         let now = self.now_ms();
-        let requires = self.scenario.agents[callee].requires_token;
+        let requires = self.record.scenario.agents[callee].requires_token;
         let token = match tokens.mint(&grant, now) {
             Ok(t) => t,
             Err(_) if !requires => return Ok((ctx, None)),
@@ -158,9 +159,9 @@ impl<'s> World<'s> {
     /// task's owner. `Err`: refused, as [`Self::nested_token`].
     pub(crate) fn reply_token(&mut self, task: TaskIx, child: TaskIx) -> Result<(), usize> {
         let ctx = self.nested_context(task);
-        let callee = self.tasks[child].agent();
+        let callee = self.record.tasks[child].agent();
         let (verified, _) = self.nested_token(task, ctx, callee, "reply")?;
-        if verified.agent_id != self.tasks[child].owner.id {
+        if verified.agent_id != self.record.tasks[child].owner.id {
             let why = "claim `sub` is not the owner of the task".to_string();
             return Err(self.refuse_nested(task, callee, "reply", why));
         }
@@ -170,11 +171,11 @@ impl<'s> World<'s> {
     fn refuse_nested(&mut self, task: TaskIx, callee: AgentIx, what: &str, why: String) -> usize {
         let detail = format!(
             "`{}` refused the token of `{}`'s {what}: {why}",
-            self.scenario.agents[callee].name(),
+            self.record.scenario.agents[callee].name(),
             self.agent_name(task)
         );
         self.error(ErrorCode::Unauthenticated, detail, Some(task));
-        self.token_refusals.push(why);
-        self.token_refusals.len() - 1
+        self.record.token_refusals.push(why);
+        self.record.token_refusals.len() - 1
     }
 }

@@ -9,59 +9,26 @@ use std::borrow::Cow;
 use crate::admission::CallerContext;
 use crate::chain::{ChainRef, Chains};
 use crate::delegation::Delegation;
-use crate::delivery::Delivery;
+
 use crate::faults::Faults;
 use crate::ix::Ix;
 use crate::program::{Op, compile};
 use crate::record::*;
+pub use crate::record::{Ids, RecordStreams};
 pub(crate) use crate::run_state::Run;
 use crate::scenario::*;
 use crate::scheduler::{Activity, Scheduler};
 use crate::symbols::Sym;
 use crate::task::*;
 
-/// World-wide counters, one per kind of id; an id is drawn only when its object is created.
-#[derive(Debug, Default, Clone)]
-pub struct Ids {
-    /// The clock: virtual time in ticks.
-    pub tick: u64,
-    pub task: u64,
-    pub context: u64,
-    pub message: u64,
-    pub artifact: u64,
-}
-
+/// A run in progress: what it records ([`Record`], which a `World` also reads as, through `Deref`),
+/// the state that drives it (each task's place in its script, the scheduler, the compiled
+/// handlers), what a server session paces its real time by, and a cache. Reports read the record
+/// only; the engine alone writes it.
 #[derive(Debug)]
 pub struct World<'s> {
-    pub scenario: &'s Scenario,
-    /// The faults this run consults: the file's own, or a schedule `explore` drew.
-    pub faults: &'s Faults,
-    pub ids: Ids,
-    pub tasks: Vec<Task<'s>>,
-    pub chains: Chains,
-    pub steps: Vec<StepRecord>,
-    pub denials: Vec<DenialRecord>,
-    pub errors: Vec<ErrorRecord>,
-    pub pushes: Vec<Push>,
-    pub push_urls: Vec<String>,
-    /// The host of each of `push_urls`, as the parser normalised it.
-    pub push_hosts: Vec<String>,
-    /// Webhook delivery attempts, in the order the status changes happened (the report sorts them
-    /// by tick).
-    pub deliveries: Vec<Delivery>,
-    pub calls: Vec<Call>,
-    pub events: Vec<Event>,
-    /// Whose events `calls` and `events` hold (see [`World::streams`]).
-    pub(crate) streams: RecordStreams,
-    /// The counts of each Task event (see [`World::event_kind`]).
-    pub(crate) snapshots: Vec<Snapshot>,
-    /// The task each alias's send created, if any (see [`World::alias_task`]).
-    pub(crate) alias_tasks: Vec<Option<Ix>>,
-    /// The data of the messages that have some, in the order they were stored (see
-    /// [`World::message_data`]).
-    pub(crate) message_data: Vec<&'s DataMap>,
-    /// Every delegation and fan-out a handler made, in the order they were made.
-    pub delegations: Vec<Delegation<'s>>,
+    /// What the run has recorded so far.
+    pub record: Record<'s>,
     /// What the engine keeps of each task while it runs, beside the task's record.
     pub(crate) runs: Vec<Run>,
     pub(crate) scheduler: Scheduler,
@@ -79,12 +46,14 @@ pub struct World<'s> {
     pub(crate) literal_contexts: std::collections::BTreeSet<u64>,
     /// Each driver caller's token as last verified (verified callers only).
     pub(crate) verified: Vec<Option<crate::token::VerifiedToken>>,
-    /// The verified token of the caller that created each task, for tasks created by one.
-    pub caller_tokens: std::collections::BTreeMap<TaskIx, crate::token::VerifiedToken>,
-    /// The check that failed, for each nested token a callee refused (a member's `refused`).
-    pub(crate) token_refusals: Vec<String>,
-    /// Requests a server session ran as steps after the scenario's own (`serve`; empty in `run`).
-    pub served: Vec<&'s Step>,
+    /// A server session's bookkeeping (`serve`): idle time and how events were paced in it.
+    pub session: Session,
+    pub(crate) cache: Cache,
+}
+
+/// A server session's bookkeeping: how much idle time the run skipped, and when.
+#[derive(Debug, Default)]
+pub struct Session {
     /// Ticks the clock jumped while idle (waiting for a timer, a `wait` or a slow agent): what a
     /// server session turns into real time.
     pub idle_ticks: u64,
@@ -92,9 +61,31 @@ pub struct World<'s> {
     /// `idle_ticks` after it): when each event and push happened in idle time, so that streams
     /// and webhooks are paced as the agent was slow.
     pub(crate) idle_marks: Option<Vec<(usize, u64, u64)>>,
+}
+
+/// What the engine looks up rather than recomputes; never read by a report.
+#[derive(Debug, Default)]
+pub(crate) struct Cache {
     /// Each discovery query's scored cards, by tag set: the directory never changes during a
     /// run, and a large run asks the same few thousand queries 20,000 times.
     pub(crate) scored: Scored,
+}
+
+/// A running world reads as its record: reports, expectations and a server's answers take a
+/// [`Record`], and `&world` is one. Only the engine writes it, through `world.record`.
+impl<'s> std::ops::Deref for World<'s> {
+    type Target = Record<'s>;
+
+    fn deref(&self) -> &Record<'s> {
+        &self.record
+    }
+}
+
+impl<'s> World<'s> {
+    /// The record alone, once the run is over: the state that drove it is dropped.
+    pub fn into_record(self) -> Record<'s> {
+        self.record
+    }
 }
 
 /// What a task's turn leaves it doing.
@@ -111,18 +102,6 @@ pub(crate) enum Next {
 /// Runs every step of the scenario, then the scheduler to quiescence.
 pub fn run(scenario: &Scenario) -> World<'_> {
     run_with(scenario, &scenario.faults)
-}
-
-/// Which calls' stream events a run records. Every call's are the bulk of a large run's record
-/// (five in six events on 100,000 steps), and only `--format a2a-stream` and a server show them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RecordStreams {
-    /// Every call's: sends, streams, replies and nested delegations.
-    #[default]
-    All,
-    /// Only those of the driver's `stream` steps, which are their step's result: what every report
-    /// but the stream exports shows. The other calls leave no record at all.
-    StreamSteps,
 }
 
 /// [`run`], recording only the streams asked for.
@@ -146,7 +125,7 @@ pub fn run_with<'s>(scenario: &'s Scenario, faults: &'s Faults) -> World<'s> {
 /// `scripts/bench.py`'s instruction counts) can name the engine's share of a run.
 #[inline(never)]
 fn drive<'s>(mut world: World<'s>) -> World<'s> {
-    let scenario = world.scenario;
+    let scenario = world.record.scenario;
     for (i, step) in scenario.steps.iter().enumerate() {
         world.step = i + 1;
         world.run_step(step);
@@ -191,25 +170,30 @@ impl<'s> World<'s> {
             scheduler.push(at, Activity::Crash(i));
         }
         World {
-            scenario,
-            faults,
-            ids: Ids::default(),
-            tasks: Vec::with_capacity(sends * 2),
-            chains,
-            steps: Vec::with_capacity(scenario.steps.len()),
-            denials: Vec::new(),
-            errors: Vec::new(),
-            pushes: Vec::new(),
-            push_urls: Vec::new(),
-            push_hosts: Vec::new(),
-            deliveries: Vec::new(),
-            calls: Vec::with_capacity(recorded * 2),
-            events: Vec::with_capacity(recorded * 10),
-            snapshots: Vec::with_capacity(recorded * 4),
-            streams,
-            alias_tasks: vec![None; scenario.aliases.len()],
-            message_data: Vec::new(),
-            delegations: Vec::new(),
+            record: Record {
+                scenario,
+                faults,
+                ids: Ids::default(),
+                tasks: Vec::with_capacity(sends * 2),
+                chains,
+                steps: Vec::with_capacity(scenario.steps.len()),
+                denials: Vec::new(),
+                errors: Vec::new(),
+                pushes: Vec::new(),
+                push_urls: Vec::new(),
+                push_hosts: Vec::new(),
+                deliveries: Vec::new(),
+                calls: Vec::with_capacity(recorded * 2),
+                events: Vec::with_capacity(recorded * 10),
+                snapshots: Vec::with_capacity(recorded * 4),
+                streams,
+                alias_tasks: vec![None; scenario.aliases.len()],
+                message_data: Vec::new(),
+                delegations: Vec::new(),
+                caller_tokens: std::collections::BTreeMap::new(),
+                token_refusals: Vec::new(),
+                served: Vec::new(),
+            },
             runs: Vec::with_capacity(sends * 2),
             scheduler,
             step: 0,
@@ -223,32 +207,9 @@ impl<'s> World<'s> {
             driver_woken: false,
             literal_contexts: std::collections::BTreeSet::new(),
             verified: vec![None; scenario.callers.len()],
-            caller_tokens: std::collections::BTreeMap::new(),
-            token_refusals: Vec::new(),
-            served: Vec::new(),
-            idle_ticks: 0,
-            idle_marks: None,
-            scored: Scored::default(),
+            session: Session::default(),
+            cache: Cache::default(),
         }
-    }
-
-    /// Whose stream events the run recorded: under [`RecordStreams::StreamSteps`], `calls` and
-    /// `events` hold the driver's `stream` steps' calls only.
-    pub fn streams(&self) -> RecordStreams {
-        self.streams
-    }
-
-    /// The events of one call, in order (its range of the run's events holds other calls' too).
-    pub fn call_events(&self, call: CallId) -> impl Iterator<Item = &Event> + Clone {
-        let c = &self.calls[call];
-        self.events[c.first_event as usize..c.end_event as usize]
-            .iter()
-            .filter(move |e| e.call() == call)
-    }
-
-    /// A stored message's data, if it has some.
-    pub fn message_data(&self, m: &Message) -> Option<&'s DataMap> {
-        m.data.map(|d| self.message_data[d.get()])
     }
 
     /// A message to store, its data kept in the world's message data.
@@ -260,48 +221,28 @@ impl<'s> World<'s> {
     ) -> Message<'s> {
         let id = self.next_message_id();
         let data = data.map(|d| {
-            self.message_data.push(d);
-            Ix::new(self.message_data.len() - 1)
+            self.record.message_data.push(d);
+            Ix::new(self.record.message_data.len() - 1)
         });
         Message::new(id, role, text, data)
-    }
-
-    /// The task an alias's send created, if it created one.
-    pub fn alias_task(&self, alias: AliasIx) -> Option<TaskIx> {
-        self.alias_tasks[alias].map(Ix::get)
-    }
-
-    /// What an event records.
-    pub fn event_kind(&self, e: &Event) -> EventKind {
-        e.kind(&self.snapshots)
-    }
-
-    /// The task an event is of: its call's.
-    pub fn event_task(&self, e: &Event) -> TaskIx {
-        self.calls[e.call()].task as usize
-    }
-
-    /// The clock now.
-    pub fn clock(&self) -> u64 {
-        self.ids.tick
     }
 
     /// The delegation a task's handler named `result` (`as`), if that step ran.
     pub fn result_of(&self, task: TaskIx, result: ResultIx) -> Option<&Delegation<'s>> {
         let d = (*self.runs[task].results.get(result)?)?;
-        Some(&self.delegations[d.get()])
+        Some(&self.record.delegations[d.get()])
     }
 
     /// The clock stops at `u64::MAX` (a `slow` window of `i64::MAX` ticks gets there): later
     /// events share that last tick rather than wrapping to zero.
     pub(crate) fn next_tick(&mut self) -> u64 {
-        self.ids.tick = self.ids.tick.saturating_add(1);
-        self.ids.tick
+        self.record.ids.tick = self.record.ids.tick.saturating_add(1);
+        self.record.ids.tick
     }
 
     pub(crate) fn next_message_id(&mut self) -> u64 {
-        self.ids.message += 1;
-        self.ids.message
+        self.record.ids.message += 1;
+        self.record.ids.message
     }
 
     /// The delegation (its index in `delegations`) whose call created `task`, if one did.
@@ -310,7 +251,7 @@ impl<'s> World<'s> {
     }
 
     pub fn driver_context(&self, caller: CallerIx) -> CallerContext<'s> {
-        let c = &self.scenario.callers[caller];
+        let c = &self.record.scenario.callers[caller];
         CallerContext {
             agent_id: c.sym,
             tenant: c.tenant,
@@ -324,8 +265,8 @@ impl<'s> World<'s> {
     /// its tenant, the task's data classification and chain, and the scopes of
     /// [`nested_scopes`](Self::nested_scopes). Nothing the handler says can change it.
     pub(crate) fn nested_context(&self, task: TaskIx) -> CallerContext<'s> {
-        let t = &self.tasks[task];
-        let agent = &self.scenario.agents[t.agent()];
+        let t = &self.record.tasks[task];
+        let agent = &self.record.scenario.agents[t.agent()];
         CallerContext {
             agent_id: agent.sym,
             tenant: agent.tenant,
@@ -339,9 +280,9 @@ impl<'s> World<'s> {
     /// own; under `attenuate` the agent's ∩ those of the context that created the task, in the
     /// agent's order. The one place they are computed (a minted token's `scope` claim is these).
     pub(crate) fn nested_scopes(&self, task: TaskIx) -> Cow<'s, [Sym]> {
-        let t = &self.tasks[task];
-        let agent = &self.scenario.agents[t.agent()];
-        match agent.authority(&self.scenario.policy) {
+        let t = &self.record.tasks[task];
+        let agent = &self.record.scenario.agents[t.agent()];
+        match agent.authority(&self.record.scenario.policy) {
             Authority::Own => Cow::Borrowed(&agent.scopes),
             Authority::Attenuate => {
                 let kept = |s: &&Sym| t.scopes.contains(s);
@@ -355,7 +296,7 @@ impl<'s> World<'s> {
     }
 
     pub(crate) fn error(&mut self, code: ErrorCode, detail: String, task: Option<TaskIx>) {
-        self.errors.push(ErrorRecord::new(
+        self.record.errors.push(ErrorRecord::new(
             self.step,
             code,
             detail.into_boxed_str(),
@@ -364,7 +305,7 @@ impl<'s> World<'s> {
     }
 
     pub(crate) fn agent_name(&self, task: TaskIx) -> &'s str {
-        self.scenario.agents[self.tasks[task].agent()].name()
+        self.record.scenario.agents[self.record.tasks[task].agent()].name()
     }
 
     /// Queues a turn of `task` at `at`. A turn queued already is replaced: the task's next turn
@@ -372,7 +313,7 @@ impl<'s> World<'s> {
     /// the scheduler (see [`Run::turn`]). A continuation due now on a `slow` agent waits the
     /// window's extra ticks.
     pub(crate) fn wake(&mut self, task: TaskIx, at: u64) {
-        if self.tasks[task].state.is_terminal() {
+        if self.record.tasks[task].state.is_terminal() {
             return;
         }
         let clock = self.clock();
@@ -386,11 +327,12 @@ impl<'s> World<'s> {
 
     /// The extra ticks a continuation of `task` queued now would wait.
     fn slow_extra(&self, task: TaskIx) -> u64 {
-        if self.faults.entries.is_empty() {
+        if self.record.faults.entries.is_empty() {
             return 0;
         }
-        self.faults
-            .slow_extra(self.tasks[task].agent(), self.clock())
+        self.record
+            .faults
+            .slow_extra(self.record.tasks[task].agent(), self.clock())
     }
 
     /// Runs activities in `(ready_at, seq)` order until `done` holds or nothing is left.
@@ -404,11 +346,15 @@ impl<'s> World<'s> {
                 continue;
             }
             // Idle time passes: the clock jumps, taking no tick of its own.
-            if q.ready_at > self.ids.tick {
-                self.idle_ticks += q.ready_at - self.ids.tick;
-                self.ids.tick = q.ready_at;
-                if let Some(marks) = &mut self.idle_marks {
-                    marks.push((self.events.len(), self.ids.tick, self.idle_ticks));
+            if q.ready_at > self.record.ids.tick {
+                self.session.idle_ticks += q.ready_at - self.record.ids.tick;
+                self.record.ids.tick = q.ready_at;
+                if let Some(marks) = &mut self.session.idle_marks {
+                    marks.push((
+                        self.record.events.len(),
+                        self.record.ids.tick,
+                        self.session.idle_ticks,
+                    ));
                 }
             }
             match q.activity {
@@ -453,12 +399,12 @@ impl<'s> World<'s> {
     pub(crate) fn is_live(&self, q: &crate::scheduler::Queued) -> bool {
         match q.activity {
             Activity::Turn(task) => {
-                self.runs[task].turn == q.seq && !self.tasks[task].state.is_terminal()
+                self.runs[task].turn == q.seq && !self.record.tasks[task].state.is_terminal()
             }
             Activity::Timer {
                 delegation,
                 attempt,
-            } => self.delegations[delegation].timer_is_live(attempt),
+            } => self.record.delegations[delegation].timer_is_live(attempt),
             Activity::DriverWait | Activity::Crash(_) => true,
         }
     }
@@ -472,14 +418,14 @@ impl<'s> World<'s> {
 impl<'s> World<'s> {
     /// The query's scored cards, computed once per tag set in a run.
     fn scored(&mut self, tags: &[Sym]) -> &[(usize, u32)] {
-        if !self.scored.contains_key(tags) {
-            let scores = self.scenario.directory.scores(tags);
-            self.scored.insert(
+        if !self.cache.scored.contains_key(tags) {
+            let scores = self.record.scenario.directory.scores(tags);
+            self.cache.scored.insert(
                 smallvec::SmallVec::from_slice(tags),
                 scores.into_vec().into(),
             );
         }
-        self.scored.get(tags).map_or(&[], |s| s)
+        self.cache.scored.get(tags).map_or(&[], |s| s)
     }
 
     /// [`crate::discovery::discover`], with the run's scored queries.
@@ -489,14 +435,14 @@ impl<'s> World<'s> {
         tags: &[Sym],
         limit: Option<usize>,
     ) -> Vec<crate::discovery::Ranked> {
-        let scenario = self.scenario;
+        let scenario = self.record.scenario;
         let scores = self.scored(tags);
         crate::discovery::rank(ctx, scores, limit, &scenario.directory, &scenario.agents)
     }
 
     /// [`crate::discovery::top`], with the run's scored queries.
     pub(crate) fn discover_top(&mut self, ctx: &CallerContext, tags: &[Sym]) -> Option<AgentIx> {
-        let scenario = self.scenario;
+        let scenario = self.record.scenario;
         let scores = self.scored(tags);
         crate::discovery::best(ctx, scores, &scenario.directory)
     }

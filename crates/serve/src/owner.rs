@@ -246,7 +246,7 @@ fn answer_step(
     stream: bool,
     tick: Duration,
 ) -> Answer {
-    let idle_before = world.idle_ticks;
+    let idle_before = world.session.idle_ticks;
     let (record, errors) = world.serve_step(step);
     match &record.result {
         StepResult::Task { task, .. } => {
@@ -457,7 +457,7 @@ pub fn run(
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        let idle_before = world.idle_ticks;
+        let idle_before = world.session.idle_ticks;
         let arrived = Instant::now();
         let answer = match job.req {
             Req::Step {
@@ -517,7 +517,7 @@ pub fn run(
         // A stream is paced event by event; any other answer waits for all of its idle time.
         let delay = match answer {
             Answer::Events(_) => Duration::ZERO,
-            _ => ticks(tick, world.idle_ticks - idle_before),
+            _ => ticks(tick, world.session.idle_ticks - idle_before),
         };
         let _ = job.reply.send(Reply { answer, delay });
         notify(

@@ -1,4 +1,4 @@
-//! The world's tasks and stream events as protocol JSON: A2A Tasks (1.0 or 0.3), A2A stream
+//! The record's tasks and stream events as protocol JSON: A2A Tasks (1.0 or 0.3), A2A stream
 //! events as JSON Lines, and ACP Runs.
 
 use std::io::Write;
@@ -10,8 +10,8 @@ use crate::protocol::timestamp::format_utc;
 use crate::protocol::version::A2aVersion;
 use crate::report::json::{Seq, write_pretty};
 use engine::record::EventKind;
+use engine::record::Record;
 use engine::task::{Role, Task, TaskIx, task_id};
-use engine::world::World;
 
 /// How much of a task's append-only logs to show: a snapshot is a prefix.
 #[derive(Debug, Clone, Copy)]
@@ -47,11 +47,11 @@ impl Prefix {
     }
 }
 
-fn timestamp(w: &World, tick: u64) -> String {
+fn timestamp(w: &Record, tick: u64) -> String {
     format_utc(w.scenario.clock.millis(tick))
 }
 
-fn message(w: &World, v: A2aVersion, ix: TaskIx, m: &engine::task::Message) -> Value {
+fn message(w: &Record, v: A2aVersion, ix: TaskIx, m: &engine::task::Message) -> Value {
     let t = &w.tasks[ix];
     let mut o = Map::new();
     if v == A2aVersion::V0_3 {
@@ -68,7 +68,7 @@ fn message(w: &World, v: A2aVersion, ix: TaskIx, m: &engine::task::Message) -> V
     Value::Object(o)
 }
 
-fn status(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
+fn status(w: &Record, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
     let t = &w.tasks[ix];
     let h = &t.history[entry];
     let mut o = Map::new();
@@ -95,7 +95,7 @@ fn artifact(v: A2aVersion, a: &engine::task::Artifact) -> Value {
     Value::Object(o)
 }
 
-fn task_metadata(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
+fn task_metadata(w: &Record, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
     let t = &w.tasks[ix];
     let names = &w.scenario.symbols;
     let chain: Vec<String> = w
@@ -130,7 +130,7 @@ fn task_metadata(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
     adapter::metadata(Some(w.scenario.agents[t.agent()].name()), &chain, extra)
 }
 
-fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
+fn task_json(w: &Record, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
     let t = &w.tasks[ix];
     let mut o = Map::new();
     if v == A2aVersion::V0_3 {
@@ -157,7 +157,7 @@ fn task_json(w: &World, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
 
 /// `run --format a2a`: every task, in creation order, as one JSON array.
 /// Protocol output carries timestamps; refuse a clock that runs past what RFC 3339 can write.
-fn check_clock(w: &World) -> std::io::Result<()> {
+fn check_clock(w: &Record) -> std::io::Result<()> {
     let last = w.scenario.clock.millis(w.ids.tick);
     if last > crate::protocol::timestamp::MAX_MS || w.scenario.clock.epoch_ms < 0 {
         return Err(std::io::Error::other(format!(
@@ -169,7 +169,7 @@ fn check_clock(w: &World) -> std::io::Result<()> {
 }
 
 /// Tasks are built one at a time as the array is written, never all at once.
-pub fn write_tasks(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn write_tasks(w: &Record, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
     check_clock(w)?;
     let tasks = (0..w.tasks.len()).map(|ix| task_json(w, v, ix, Prefix::whole(&w.tasks[ix])));
     write_pretty(&Seq(tasks), out)
@@ -177,7 +177,7 @@ pub fn write_tasks(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Re
 
 /// `run --format a2a-stream`: every stream event of the run, one JSON object a line, in the order
 /// they happened (tick order). Each call's stream opens and ends with its Task.
-pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn write_stream(w: &Record, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
     write_stream_with(w, v, false, out)
 }
 
@@ -186,7 +186,7 @@ pub fn write_stream(w: &World, v: A2aVersion, out: &mut dyn Write) -> std::io::R
 /// `SendStreamingMessageResponse`, 1.0's `StreamResponse` as the result), `req-N` numbering the
 /// calls (sends, streams, replies, nested delegations) in the order they were made.
 pub fn write_stream_with(
-    w: &World,
+    w: &Record,
     v: A2aVersion,
     jsonrpc: bool,
     out: &mut dyn Write,
@@ -222,13 +222,13 @@ pub fn write_stream_with(
 }
 
 /// One task as `run --format a2a` prints it, as it stands now (a served GetTask / SendMessage).
-pub fn task_value(w: &World, v: A2aVersion, ix: TaskIx) -> Value {
+pub fn task_value(w: &Record, v: A2aVersion, ix: TaskIx) -> Value {
     task_json(w, v, ix, Prefix::whole(&w.tasks[ix]))
 }
 
 /// One call's stream events as `run --format a2a-stream` prints them (a served stream): it opens
 /// and ends with its Task; in 0.3 its last status update is `final`.
-pub fn call_stream(w: &World, v: A2aVersion, call: engine::record::CallId) -> Vec<Value> {
+pub fn call_stream(w: &Record, v: A2aVersion, call: engine::record::CallId) -> Vec<Value> {
     let last = w
         .call_events(call)
         .enumerate()
@@ -243,7 +243,7 @@ pub fn call_stream(w: &World, v: A2aVersion, call: engine::record::CallId) -> Ve
 
 /// The A2A push payload of a task's status change `entry` (an index into its history): 1.0's
 /// StreamResponse `{"statusUpdate": …}`, 0.3's Task as it stands.
-pub fn push_payload(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
+pub fn push_payload(w: &Record, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
     match v {
         A2aVersion::V1_0 => stream_event(w, v, ix, EventKind::Status(entry), false),
         A2aVersion::V0_3 => task_value(w, v, ix),
@@ -251,7 +251,7 @@ pub fn push_payload(w: &World, v: A2aVersion, ix: TaskIx, entry: usize) -> Value
 }
 
 /// One stream event of task `ix` in version `v`; `last` marks 0.3's `final` status update.
-pub fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last: bool) -> Value {
+pub fn stream_event(w: &Record, v: A2aVersion, ix: TaskIx, kind: EventKind, last: bool) -> Value {
     let t = &w.tasks[ix];
     let ids = |o: &mut Map<String, Value>| {
         o.insert("taskId".into(), json!(task_id(ix)));
@@ -308,8 +308,8 @@ pub fn stream_event(w: &World, v: A2aVersion, ix: TaskIx, kind: EventKind, last:
     }
 }
 
-/// The internal record of a world task.
-pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
+/// The internal record of a record task.
+pub fn internal(w: &Record, ix: TaskIx) -> InternalTask {
     let t = &w.tasks[ix];
     let names = &w.scenario.symbols;
     let mut outputs = Outputs::default();
@@ -349,7 +349,7 @@ pub fn internal(w: &World, ix: TaskIx) -> InternalTask {
 /// `run --format acp`: every task as an ACP Run. Fails, naming the rule, on a task ACP cannot carry.
 /// Whether ACP can carry every task of the run; the error names the task and the rule.
 /// Checked before anything is written, so a refused export prints nothing.
-pub fn check_acp(w: &World) -> Result<(), String> {
+pub fn check_acp(w: &Record) -> Result<(), String> {
     for (ix, t) in w.tasks.iter().enumerate() {
         adapter::acp_agent_name(Some(w.scenario.agents[t.agent()].name()))
             .map_err(|e| format!("{}: {e}", task_id(ix)))?;
@@ -358,7 +358,7 @@ pub fn check_acp(w: &World) -> Result<(), String> {
 }
 
 /// Every task as an ACP Run; call [`check_acp`] first.
-pub fn write_runs(w: &World, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn write_runs(w: &Record, out: &mut dyn Write) -> std::io::Result<()> {
     check_clock(w)?;
     let runs = (0..w.tasks.len()).map(|ix| {
         let t = &w.tasks[ix];

@@ -5,8 +5,8 @@ use std::fmt::Write;
 use comfy_table::Table;
 
 use engine::faults::{FaultKind, FaultTarget, Window};
+use engine::record::Record;
 use engine::task::task_id;
-use engine::world::World;
 
 /// A window as the scenario writes it: `[from, to)`, `to` forever when open.
 pub fn window(w: &Window) -> String {
@@ -17,12 +17,12 @@ pub fn window(w: &Window) -> String {
 }
 
 /// `faults` (when the run has any) and `deliveries` (when they are worked out).
-pub fn render(world: &World, out: &mut String, table: impl Fn(&[&str]) -> Table) {
-    let s = world.scenario;
-    if !world.faults.entries.is_empty() {
+pub fn render(record: &Record, out: &mut String, table: impl Fn(&[&str]) -> Table) {
+    let s = record.scenario;
+    if !record.faults.entries.is_empty() {
         let _ = writeln!(out, "\nfaults");
         let mut t = table(&["fault", "target", "kind", "when"]);
-        for (i, f) in world.faults.entries.iter().enumerate() {
+        for (i, f) in record.faults.entries.iter().enumerate() {
             let target = match &f.target {
                 FaultTarget::Agent(a) => format!("agent {}", s.agents[*a].name()),
                 FaultTarget::PushHost(h) => format!("push host {h}"),
@@ -45,16 +45,16 @@ pub fn render(world: &World, out: &mut String, table: impl Fn(&[&str]) -> Table)
         }
         let _ = writeln!(out, "{t}");
     }
-    if world.faults.deliveries().is_some() && !world.deliveries.is_empty() {
+    if record.faults.deliveries().is_some() && !record.deliveries.is_empty() {
         let _ = writeln!(out, "\ndeliveries");
         let mut t = table(&["tick", "key", "task", "state", "url", "attempt", "outcome"]);
-        for d in world.deliveries_by_tick() {
+        for d in record.deliveries_by_tick() {
             t.add_row(vec![
                 d.tick.to_string(),
                 format!("{}/{}", task_id(d.task), d.position),
                 task_id(d.task),
                 d.state.to_string(),
-                world.push_urls[d.url].clone(),
+                record.push_urls[d.url].clone(),
                 d.attempt.to_string(),
                 d.outcome.as_str().to_string(),
             ]);

@@ -10,8 +10,8 @@ use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use crate::report::mermaid::step_anchors;
 use engine::lifecycle::TaskState;
+use engine::record::Record;
 use engine::task::{Task, task_id};
-use engine::world::World;
 
 const GUTTER: f64 = 190.0;
 const ROW: f64 = 22.0;
@@ -20,8 +20,8 @@ const LANE_PAD: f64 = 8.0;
 const AXIS: f64 = 28.0;
 
 /// Writes the page.
-pub fn write(world: &World, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    out.write_all(render(world).as_bytes())
+pub fn write(record: &Record, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    out.write_all(render(record).as_bytes())
 }
 
 /// Each state's colour (the legend's order).
@@ -57,8 +57,8 @@ section:target{border-left-color:#3b82f6;background:#eff6ff}.state{display:inlin
 .hint{color:#64748b;font-size:12px}ul.decisions{margin:0;padding-left:20px}ul.decisions li{margin:2px 0}code{font-size:12px}";
 
 /// The page as text.
-pub fn render(world: &World) -> String {
-    let s = world.scenario;
+pub fn render(record: &Record) -> String {
+    let s = record.scenario;
     let mut out = String::new();
     let _ = write!(
         out,
@@ -69,23 +69,23 @@ pub fn render(world: &World) -> String {
     let _ = writeln!(
         out,
         "<p class=\"summary\">{} steps, {} tasks, {} denials, {} pushes, {} errors</p>",
-        world.steps.len(),
-        world.tasks.len(),
-        world.denials.len(),
-        world.pushes.len(),
-        world.errors.len()
+        record.steps.len(),
+        record.tasks.len(),
+        record.denials.len(),
+        record.pushes.len(),
+        record.errors.len()
     );
     out.push_str("<div class=\"legend\">");
     for (state, c) in COLOURS {
         let _ = write!(out, "<span><i style=\"background:{c}\"></i>{state}</span>");
     }
     out.push_str("<span>◆ decision</span><span>▼ push</span><span style=\"color:#dc2626\">✕ denial</span></div>\n");
-    timeline(world, &mut out);
+    timeline(record, &mut out);
     out.push_str(
         "<p class=\"hint\">Hover a bar for the task's history; click it for its tables.</p>\n",
     );
-    decisions(world, &mut out);
-    crate::report::html_tables::tables(world, &mut out);
+    decisions(record, &mut out);
+    crate::report::html_tables::tables(record, &mut out);
     out.push_str("</body>\n</html>\n");
     out
 }
@@ -104,8 +104,8 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(world: &World, anchors: &[(u64, u8)]) -> Layout {
-        let mut lane_of: Vec<Option<usize>> = vec![None; world.scenario.agents.len()];
+    fn new(record: &Record, anchors: &[(u64, u8)]) -> Layout {
+        let mut lane_of: Vec<Option<usize>> = vec![None; record.scenario.agents.len()];
         let mut lanes: Vec<(usize, usize)> = Vec::new();
         let mut lane = |agent: usize, lanes: &mut Vec<(usize, usize)>| -> usize {
             *lane_of[agent].get_or_insert_with(|| {
@@ -115,8 +115,8 @@ impl Layout {
         };
         // Rows: each task in the first row of its lane free from its start on.
         let mut row_ends: Vec<Vec<u64>> = Vec::new();
-        let mut place = Vec::with_capacity(world.tasks.len());
-        for t in &world.tasks {
+        let mut place = Vec::with_capacity(record.tasks.len());
+        for t in &record.tasks {
             let l = lane(t.agent(), &mut lanes);
             if row_ends.len() <= l {
                 row_ends.resize(l + 1, Vec::new());
@@ -130,7 +130,7 @@ impl Layout {
             rows[r] = end;
             place.push((l, r));
         }
-        for d in &world.denials {
+        for d in &record.denials {
             lane(d.callee(), &mut lanes);
         }
         let mut lane_y = Vec::with_capacity(lanes.len());
@@ -140,11 +140,11 @@ impl Layout {
             lane_y.push(y);
             y += entry.1 as f64 * ROW + 2.0 * LANE_PAD;
         }
-        let last = world
+        let last = record
             .tasks
             .iter()
             .flat_map(|t| t.history.iter().map(|h| h.tick))
-            .chain(world.pushes.iter().map(|p| p.tick))
+            .chain(record.pushes.iter().map(|p| p.tick))
             .chain(anchors.iter().map(|a| a.0))
             .max()
             .unwrap_or(0);
@@ -183,10 +183,10 @@ fn span(t: &Task) -> (u64, u64) {
     }
 }
 
-fn timeline(world: &World, out: &mut String) {
-    let s = world.scenario;
-    let anchors = step_anchors(world);
-    let lay = Layout::new(world, &anchors);
+fn timeline(record: &Record, out: &mut String) {
+    let s = record.scenario;
+    let anchors = step_anchors(record);
+    let lay = Layout::new(record, &anchors);
     let width = lay.x(lay.ticks) + 20.0;
     let _ = writeln!(
         out,
@@ -226,8 +226,8 @@ fn timeline(world: &World, out: &mut String) {
         t += every;
     }
     // Links from each parent to its children, under the bars.
-    for (c, child) in world.tasks.iter().enumerate() {
-        if let Some(p) = child.parent().filter(|&p| p < world.tasks.len()) {
+    for (c, child) in record.tasks.iter().enumerate() {
+        if let Some(p) = child.parent().filter(|&p| p < record.tasks.len()) {
             let x = lay.x(span(child).0);
             let (y1, y2) = (lay.y(p), lay.y(c));
             let dir = if y2 > y1 { 1.0 } else { -1.0 };
@@ -242,11 +242,11 @@ fn timeline(world: &World, out: &mut String) {
             );
         }
     }
-    for (ix, task) in world.tasks.iter().enumerate() {
-        bar(world, &lay, ix, task, out);
+    for (ix, task) in record.tasks.iter().enumerate() {
+        bar(record, &lay, ix, task, out);
     }
-    for p in &world.pushes {
-        if p.task < world.tasks.len() {
+    for p in &record.pushes {
+        if p.task < record.tasks.len() {
             let (x, y) = (
                 lay.x(p.tick) + lay.px / 2.0,
                 lay.y(p.task) - BAR / 2.0 - 1.0,
@@ -259,11 +259,11 @@ fn timeline(world: &World, out: &mut String) {
                 p.tick,
                 task_id(p.task),
                 p.state,
-                esc(&world.push_urls[p.url])
+                esc(&record.push_urls[p.url])
             );
         }
     }
-    for d in &world.denials {
+    for d in &record.denials {
         let Some(l) = lay.lanes.iter().position(|&(a, _)| a == d.callee()) else {
             continue;
         };
@@ -292,8 +292,8 @@ fn timeline(world: &World, out: &mut String) {
 
 /// A task's bar: a segment per status entry, its history as the hover title, a link to its
 /// tables; its decisions as diamonds.
-fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
-    let s = world.scenario;
+fn bar(record: &Record, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
+    let s = record.scenario;
     let y = lay.y(ix) - BAR / 2.0;
     let mut title = format!(
         "{} on {} ({}), caller {}",
@@ -374,10 +374,10 @@ fn bar(world: &World, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
 }
 
 /// Every `when` taken, in tick order, under the timeline: what was decided, at a glance.
-fn decisions(world: &World, out: &mut String) {
-    let s = world.scenario;
+fn decisions(record: &Record, out: &mut String) {
+    let s = record.scenario;
     let mut all: Vec<(u64, usize, usize)> = Vec::new();
-    for (ix, t) in world.tasks.iter().enumerate() {
+    for (ix, t) in record.tasks.iter().enumerate() {
         all.extend((0..t.decisions().len()).map(|k| (t.decisions()[k].tick, ix, k)));
     }
     if all.is_empty() {
@@ -386,7 +386,7 @@ fn decisions(world: &World, out: &mut String) {
     all.sort_unstable();
     out.push_str("<h2>Decisions</h2>\n<ul class=\"decisions\">\n");
     for (tick, ix, k) in all {
-        let t = &world.tasks[ix];
+        let t = &record.tasks[ix];
         let d = &t.decisions()[k];
         let agent = &s.agents[t.agent()];
         let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {

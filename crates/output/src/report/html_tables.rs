@@ -6,26 +6,26 @@ use std::fmt::Write as _;
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use crate::report::html::{colour, esc};
+use engine::record::Record;
 use engine::task::{Role, task_id};
-use engine::world::World;
 
-pub(crate) fn tables(world: &World, out: &mut String) {
-    let s = world.scenario;
+pub(crate) fn tables(record: &Record, out: &mut String) {
+    let s = record.scenario;
     let names = &s.symbols;
     out.push_str("<h2>Steps</h2>\n");
-    let rows = world.steps.iter().enumerate().map(|(i, r)| {
+    let rows = record.steps.iter().enumerate().map(|(i, r)| {
         vec![
             (i + 1).to_string(),
             s.steps[i].op().to_string(),
             r.caller()
                 .map_or(String::new(), |c| s.callers[c].id.clone()),
-            crate::report::table::step_summary(world, i + 1, r),
+            crate::report::table::step_summary(record, i + 1, r),
         ]
     });
     table(out, &["step", "op", "caller", "result"], rows);
     out.push_str("<h2>Tasks</h2>\n");
-    for (ix, t) in world.tasks.iter().enumerate() {
-        let chain: Vec<&str> = world
+    for (ix, t) in record.tasks.iter().enumerate() {
+        let chain: Vec<&str> = record
             .chains
             .to_vec(t.delegation_chain)
             .iter()
@@ -91,7 +91,7 @@ pub(crate) fn tables(world: &World, out: &mut String) {
             } else {
                 "agent"
             };
-            let data = world
+            let data = record
                 .message_data(m)
                 .map(|d| serde_json::to_string(d).unwrap_or_default());
             let id = format!("msg-{}", m.id());
@@ -120,9 +120,9 @@ pub(crate) fn tables(world: &World, out: &mut String) {
         }
         out.push_str("</section>\n");
     }
-    if !world.denials.is_empty() {
+    if !record.denials.is_empty() {
         out.push_str("<h2>Denials</h2>\n");
-        let rows = world.denials.iter().flat_map(|d| {
+        let rows = record.denials.iter().flat_map(|d| {
             d.denials.iter().map(move |x| {
                 vec![
                     d.step().to_string(),
@@ -135,10 +135,10 @@ pub(crate) fn tables(world: &World, out: &mut String) {
         });
         table(out, &["step", "caller", "callee", "code", "detail"], rows);
     }
-    if !world.pushes.is_empty() {
+    if !record.pushes.is_empty() {
         out.push_str("<h2>Pushes</h2>\n");
-        let rows = world.pushes.iter().map(|p| {
-            let url = world.push_urls.get(p.url).cloned().unwrap_or_default();
+        let rows = record.pushes.iter().map(|p| {
+            let url = record.push_urls.get(p.url).cloned().unwrap_or_default();
             vec![
                 p.tick.to_string(),
                 task_id(p.task),
@@ -148,9 +148,9 @@ pub(crate) fn tables(world: &World, out: &mut String) {
         });
         table(out, &["tick", "task", "url", "state"], rows);
     }
-    if !world.errors.is_empty() {
+    if !record.errors.is_empty() {
         out.push_str("<h2>Errors</h2>\n");
-        let rows = world.errors.iter().map(|e| {
+        let rows = record.errors.iter().map(|e| {
             vec![
                 e.step().to_string(),
                 e.code.as_str().to_string(),

@@ -11,16 +11,16 @@ use crate::report::json_blocks::elements;
 use crate::report::json_out::{Out, key};
 use crate::report::json_records::{delivery, denial, error, matrix, push, strings, task_id};
 use crate::report::pretty::{ChunkWriter, Pretty};
+use engine::record::Record;
 use engine::record::*;
 use engine::task::{Artifact, Context, Decision, Message, Role, Task};
-use engine::world::World;
 
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Writes one pretty-printed JSON document and a newline, as it is rendered.
-pub fn write(world: &World, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn write(record: &Record, out: &mut dyn Write) -> std::io::Result<()> {
     let mut o = Out::new(out);
-    report(world, &mut o)?;
+    report(record, &mut o)?;
     o.finish()
 }
 
@@ -57,7 +57,7 @@ impl<I: Iterator<Item = T> + Clone, T: Serialize> Serialize for Seq<I> {
 }
 
 /// The report, written field by field in the contract's order.
-fn report(w: &World, o: &mut Out) -> std::io::Result<()> {
+fn report(w: &Record, o: &mut Out) -> std::io::Result<()> {
     o.open_object();
     key!(o, "format_version");
     o.u64(FORMAT_VERSION.into());
@@ -117,7 +117,7 @@ fn report(w: &World, o: &mut Out) -> std::io::Result<()> {
     Ok(())
 }
 
-fn step(w: &World, o: &mut Out, i: usize, r: &StepRecord) {
+fn step(w: &Record, o: &mut Out, i: usize, r: &StepRecord) {
     o.open_object();
     key!(o, "step");
     o.u64(i as u64 + 1);
@@ -185,7 +185,7 @@ fn step(w: &World, o: &mut Out, i: usize, r: &StepRecord) {
     o.close_object();
 }
 
-fn event(w: &World, o: &mut Out, e: &Event) {
+fn event(w: &Record, o: &mut Out, e: &Event) {
     let task = w.event_task(e);
     let t = &w.tasks[task];
     o.open_object();
@@ -235,7 +235,7 @@ fn event(w: &World, o: &mut Out, e: &Event) {
     o.close_object();
 }
 
-fn task(w: &World, o: &mut Out, ix: usize, t: &Task) {
+fn task(w: &Record, o: &mut Out, ix: usize, t: &Task) {
     let names = &w.scenario.symbols;
     o.open_object();
     key!(o, "id");

@@ -3,8 +3,8 @@
 
 use crate::report::json_out::{Out, key};
 use engine::push::REDACTED;
+use engine::record::Record;
 use engine::record::*;
-use engine::world::World;
 
 /// An array of strings.
 pub(super) fn strings<'a>(o: &mut Out, items: impl Iterator<Item = &'a str>) {
@@ -20,7 +20,7 @@ pub(super) fn task_id(o: &mut Out, task: usize) {
     o.id("task-", task as u64 + 1);
 }
 
-pub(super) fn denial(w: &World, o: &mut Out, d: &DenialRecord) {
+pub(super) fn denial(w: &Record, o: &mut Out, d: &DenialRecord) {
     o.open_object();
     key!(o, "step");
     o.u64(d.step() as u64);
@@ -35,7 +35,7 @@ pub(super) fn denial(w: &World, o: &mut Out, d: &DenialRecord) {
     o.close_object();
 }
 
-pub(super) fn push(w: &World, o: &mut Out, p: &Push) {
+pub(super) fn push(w: &Record, o: &mut Out, p: &Push) {
     o.open_object();
     key!(o, "tick");
     o.u64(p.tick);
@@ -50,7 +50,7 @@ pub(super) fn push(w: &World, o: &mut Out, p: &Push) {
     o.close_object();
 }
 
-pub(super) fn delivery(w: &World, o: &mut Out, d: &engine::delivery::Delivery) {
+pub(super) fn delivery(w: &Record, o: &mut Out, d: &engine::delivery::Delivery) {
     o.open_object();
     key!(o, "tick");
     o.u64(d.tick);
@@ -85,7 +85,7 @@ pub(super) fn error(o: &mut Out, e: &ErrorRecord) {
 }
 
 /// A matrix step's grid.
-pub(super) fn matrix(w: &World, o: &mut Out, i: usize) {
+pub(super) fn matrix(w: &Record, o: &mut Out, i: usize) {
     let sc = w.scenario;
     let (engine::scenario::Step::Matrix { callers, agents }, StepResult::Matrix(grid)) =
         (&sc.steps[i], &w.steps[i].result)

@@ -9,30 +9,30 @@ use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use engine::delegation::{Delegation, Spec};
 use engine::lifecycle::TaskState;
+use engine::record::Record;
 use engine::record::*;
 use engine::scenario::{Join, Step};
 use engine::task::{TaskIx, task_id};
-use engine::world::World;
 
 /// Message texts in labels are cut to this many characters.
 pub const LABEL_CHARS: usize = 40;
 
 /// Writes the diagram.
-pub fn write(world: &World, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    out.write_all(render(world).as_bytes())
+pub fn write(record: &Record, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    out.write_all(render(record).as_bytes())
 }
 
 /// The diagram as text.
-pub fn render(world: &World) -> String {
+pub fn render(record: &Record) -> String {
     let mut d = Diagram {
         ids: HashMap::new(),
         order: Vec::new(),
         body: String::new(),
     };
-    let items = top_items(world);
+    let items = top_items(record);
     d.emit(&items, 1);
     let mut out = String::from("sequenceDiagram\n");
-    let _ = writeln!(out, "    title {}", escape(&world.scenario.name, 120));
+    let _ = writeln!(out, "    title {}", escape(&record.scenario.name, 120));
     for (id, name) in &d.order {
         let _ = writeln!(out, "    participant {id} as {}", escape(name, 80));
     }
@@ -46,13 +46,13 @@ pub fn render(world: &World) -> String {
 /// in a state ended at the first status entry with that state it made (a send: from its task's
 /// creation on; any other step: after the step before it ended). Never
 /// decreasing; one entry per step.
-pub(crate) fn step_anchors(world: &World) -> Vec<(u64, u8)> {
-    let mut anchors = Vec::with_capacity(world.steps.len());
+pub(crate) fn step_anchors(record: &Record) -> Vec<(u64, u8)> {
+    let mut anchors = Vec::with_capacity(record.steps.len());
     let mut end = 0u64;
-    for (i, r) in world.steps.iter().enumerate() {
-        let step = world.scenario.steps.get(i);
+    for (i, r) in record.steps.iter().enumerate() {
+        let step = record.scenario.steps.get(i);
         let anchor = match &r.result {
-            StepResult::Task { task, .. } if matches!(step, Some(Step::Send(_))) => world
+            StepResult::Task { task, .. } if matches!(step, Some(Step::Send(_))) => record
                 .tasks
                 .get(*task)
                 .and_then(|t| t.history.first())
@@ -66,7 +66,7 @@ pub(crate) fn step_anchors(world: &World) -> Vec<(u64, u8)> {
         let sends = matches!(step, Some(Step::Send(_)));
         let made = |tick: u64| if sends { tick >= end } else { tick > end };
         if let StepResult::Task { task, state, .. } = &r.result
-            && let Some(t) = world.tasks.get(*task)
+            && let Some(t) = record.tasks.get(*task)
             && let Some(h) = t.history.iter().find(|h| made(h.tick) && h.state == *state)
         {
             end = h.tick;
@@ -105,16 +105,16 @@ struct Diagram {
     body: String,
 }
 
-fn top_items(world: &World) -> Vec<Item> {
-    let anchors = step_anchors(world);
-    let s = world.scenario;
+fn top_items(record: &Record) -> Vec<Item> {
+    let anchors = step_anchors(record);
+    let s = record.scenario;
     let mut items = Vec::new();
     let mut seq = 0usize;
     let mut next = || {
         seq += 1;
         seq
     };
-    for (i, r) in world.steps.iter().enumerate() {
+    for (i, r) in record.steps.iter().enumerate() {
         let (tick, rank) = anchors[i];
         let caller = r.caller().map(|c| s.callers[c].id.as_str()).unwrap_or("");
         let step = &s.steps[i];
@@ -122,7 +122,7 @@ fn top_items(world: &World) -> Vec<Item> {
         match (&r.result, step) {
             (StepResult::Task { .. }, Step::Send(_)) => {} // the task's own first line
             (StepResult::Task { task, state, .. }, _) => {
-                let Some(t) = world.tasks.get(*task) else {
+                let Some(t) = record.tasks.get(*task) else {
                     continue;
                 };
                 let agent = s.agents[t.agent()].name();
@@ -140,7 +140,7 @@ fn top_items(world: &World) -> Vec<Item> {
                 }
             }
             (StepResult::Denied(codes), _) => {
-                let callee = world
+                let callee = record
                     .denials
                     .iter()
                     .find(|d| d.step() == i + 1)
@@ -180,7 +180,7 @@ fn top_items(world: &World) -> Vec<Item> {
                 items.push(Item::Line(key, format!("%WAIT%wait until t{t}")));
             }
             (StepResult::Nothing, _) => {
-                let codes: Vec<&str> = world
+                let codes: Vec<&str> = record
                     .errors
                     .iter()
                     .filter(|e| e.step() == i + 1)
@@ -191,10 +191,10 @@ fn top_items(world: &World) -> Vec<Item> {
             }
         }
     }
-    let tree = Tree::new(world);
-    for (ix, t) in world.tasks.iter().enumerate() {
+    let tree = Tree::new(record);
+    for (ix, t) in record.tasks.iter().enumerate() {
         if t.parent().is_none() {
-            subtree(world, ix, &tree, &mut items);
+            subtree(record, ix, &tree, &mut items);
         }
     }
     sort(&mut items);
@@ -214,24 +214,24 @@ struct Tree {
 }
 
 impl Tree {
-    fn new(world: &World) -> Tree {
-        let n = world.tasks.len();
+    fn new(record: &Record) -> Tree {
+        let n = record.tasks.len();
         let mut tree = Tree {
             delegations: vec![Vec::new(); n],
             children: vec![Vec::new(); n],
             pushes: vec![Vec::new(); n],
             op: vec!["send"; n],
         };
-        for (i, r) in world.steps.iter().enumerate() {
+        for (i, r) in record.steps.iter().enumerate() {
             if let (StepResult::Task { task, .. }, Some(step @ Step::Send(_))) =
-                (&r.result, world.scenario.steps.get(i))
+                (&r.result, record.scenario.steps.get(i))
                 && let Some(op) = tree.op.get_mut(*task)
             {
                 *op = step.op();
             }
         }
         let mut member = vec![false; n];
-        for (d, del) in world.delegations.iter().enumerate() {
+        for (d, del) in record.delegations.iter().enumerate() {
             if let Some(list) = tree.delegations.get_mut(del.parent) {
                 list.push(d);
             }
@@ -243,12 +243,12 @@ impl Tree {
                 }
             }
         }
-        for (c, t) in world.tasks.iter().enumerate() {
+        for (c, t) in record.tasks.iter().enumerate() {
             if let Some(p) = t.parent().filter(|&p| p < n && !member[c]) {
                 tree.children[p].push(c);
             }
         }
-        for (k, p) in world.pushes.iter().enumerate() {
+        for (k, p) in record.pushes.iter().enumerate() {
             if let Some(list) = tree.pushes.get_mut(p.task) {
                 list.push(k);
             }
@@ -259,10 +259,10 @@ impl Tree {
 
 /// The lines of a task and of its subtree, walked with a stack of its own (delegation chains
 /// can be thousands deep); a fan-out's members go into their `par` block.
-fn subtree(world: &World, root: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
+fn subtree(record: &Record, root: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
     let mut stack = vec![root];
     while let Some(ix) = stack.pop() {
-        task_items(world, ix, tree, items);
+        task_items(record, ix, tree, items);
         stack.extend(tree.children[ix].iter().rev());
     }
 }
@@ -272,9 +272,9 @@ fn sort(items: &mut [Item]) {
 }
 
 /// A task's own lines, and its fan-outs as `par` blocks.
-fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
-    let s = world.scenario;
-    let t = &world.tasks[ix];
+fn task_items(record: &Record, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
+    let s = record.scenario;
+    let t = &record.tasks[ix];
     let agent = s.agents[t.agent()].name();
     let owner = s.symbols.name(t.owner.id);
     let text = |m: Option<usize>| m.and_then(|m| t.messages.get(m)).map(|m| &*m.text);
@@ -328,8 +328,8 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             .map_or((d.tick, 6), |h| (h.tick, 1));
         items.push(line((key.0, key.1, seq + 100 + k), note(agent, &label)));
     }
-    for (k, p) in tree.pushes[ix].iter().map(|&k| (k, &world.pushes[k])) {
-        let host = host(&world.push_urls[p.url]);
+    for (k, p) in tree.pushes[ix].iter().map(|&k| (k, &record.pushes[k])) {
+        let host = host(&record.push_urls[p.url]);
         let label = format!("[t{}] push {} {}", p.tick, task_id(ix), p.state);
         let key = (p.tick, 3, seq + 200 + k);
         items.push(line(key, arrow(agent, "-)", &host, &label)));
@@ -337,7 +337,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
     // Its delegations: a plain one's children among its lines, a fan-out as one block.
     let mine: Vec<&Delegation> = tree.delegations[ix]
         .iter()
-        .map(|&d| &world.delegations[d])
+        .map(|&d| &record.delegations[d])
         .collect();
     let mut floor = t.history.first().map_or(0, |h| h.tick);
     for (n, del) in mine.iter().enumerate() {
@@ -348,7 +348,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             .find(|h| h.tick >= floor && h.state == TaskState::Working)
             .map_or(floor, |h| h.tick);
         let denial = |m: &Member, k: usize| -> Option<Item> {
-            let rec = world.denials.get(m.denial()?)?;
+            let rec = record.denials.get(m.denial()?)?;
             let codes: Vec<&str> = rec.denials.iter().map(|x| x.code.as_str()).collect();
             let label = format!("delegate denied: {}", codes.join(", "));
             let callee = s.agents[rec.callee()].name();
@@ -363,7 +363,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             for (k, m) in del.members.iter().enumerate() {
                 let mut branch = Vec::new();
                 if let Some(c) = m.task {
-                    subtree(world, c, tree, &mut branch);
+                    subtree(record, c, tree, &mut branch);
                 } else if let Some(item) = denial(m, k) {
                     branch.push(item);
                 } else {
@@ -396,7 +396,7 @@ fn task_items(world: &World, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             }
         }
         for m in &del.members {
-            if let Some(c) = m.task.and_then(|c| world.tasks.get(c)) {
+            if let Some(c) = m.task.and_then(|c| record.tasks.get(c)) {
                 floor = floor.max(c.history.iter().map(|h| h.tick).max().unwrap_or(0));
             }
         }

@@ -7,10 +7,10 @@ use comfy_table::{ContentArrangement, Table, presets};
 
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
+use engine::record::Record;
 use engine::record::*;
 use engine::scenario::Step;
 use engine::task::{Task, task_id};
-use engine::world::World;
 
 /// How tables are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,9 +21,9 @@ pub enum Layout {
     Terminal,
 }
 
-pub fn render(world: &World, layout: Layout) -> String {
+pub fn render(record: &Record, layout: Layout) -> String {
     let mut out = String::new();
-    let s = world.scenario;
+    let s = record.scenario;
     let names = &s.symbols;
     let _ = writeln!(out, "== scenario: {} ==", s.name);
     if !s.overrides.is_empty() {
@@ -32,27 +32,27 @@ pub fn render(world: &World, layout: Layout) -> String {
     let _ = writeln!(
         out,
         "{}, {}, {}, {}, {}",
-        super::plural(world.steps.len(), "step"),
-        super::plural(world.tasks.len(), "task"),
-        super::plural(world.denials.len(), "denial"),
-        super::plural(world.pushes.len(), "push"),
-        super::plural(world.errors.len(), "error")
+        super::plural(record.steps.len(), "step"),
+        super::plural(record.tasks.len(), "task"),
+        super::plural(record.denials.len(), "denial"),
+        super::plural(record.pushes.len(), "push"),
+        super::plural(record.errors.len(), "error")
     );
 
     let _ = writeln!(out, "\nsteps");
     let mut t = table(layout, &["step", "op", "caller", "result"]);
-    for (i, r) in world.steps.iter().enumerate() {
+    for (i, r) in record.steps.iter().enumerate() {
         t.add_row(vec![
             (i + 1).to_string(),
             s.steps[i].op().to_string(),
             r.caller()
                 .map_or(String::new(), |c| s.callers[c].id.clone()),
-            step_result(world, i + 1, r),
+            step_result(record, i + 1, r),
         ]);
     }
     let _ = writeln!(out, "{t}");
 
-    for (i, r) in world.steps.iter().enumerate() {
+    for (i, r) in record.steps.iter().enumerate() {
         if let StepResult::Ranking(ranking) = &r.result {
             let _ = writeln!(
                 out,
@@ -75,7 +75,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
     }
 
-    for (i, r) in world.steps.iter().enumerate() {
+    for (i, r) in record.steps.iter().enumerate() {
         if let (Step::Matrix { callers, agents }, StepResult::Matrix(grid)) =
             (&s.steps[i], &r.result)
         {
@@ -102,8 +102,8 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
     }
 
-    for (ix, task) in world.tasks.iter().enumerate() {
-        let chain: Vec<&str> = world
+    for (ix, task) in record.tasks.iter().enumerate() {
+        let chain: Vec<&str> = record
             .chains
             .to_vec(task.delegation_chain)
             .iter()
@@ -115,7 +115,7 @@ pub fn render(world: &World, layout: Layout) -> String {
             task_id(ix),
             s.agents[task.agent()].name(),
             task.state,
-            if crashed(world, ix) { ", crashed" } else { "" },
+            if crashed(record, ix) { ", crashed" } else { "" },
             names.name(task.owner.id),
             task.context
         );
@@ -128,7 +128,7 @@ pub fn render(world: &World, layout: Layout) -> String {
                 chain.join(" -> ")
             }
         );
-        if let Some(vt) = world.caller_tokens.get(&ix) {
+        if let Some(vt) = record.caller_tokens.get(&ix) {
             let act = if vt.act_chain.is_empty() {
                 "(none)".to_string()
             } else {
@@ -148,7 +148,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         if task.attempt >= 2 {
             let _ = writeln!(out, "  attempt: {}", task.attempt);
         }
-        if world.scenario.policy.authority_keys {
+        if record.scenario.policy.authority_keys {
             let list = |s: &[engine::symbols::Sym]| {
                 s.iter()
                     .map(|&s| names.name(s))
@@ -175,7 +175,7 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
         let _ = writeln!(out, "{t}");
         if !task.decisions().is_empty() {
-            let _ = writeln!(out, "{}", decisions(world, task, layout));
+            let _ = writeln!(out, "{}", decisions(record, task, layout));
         }
         let mut t = table(layout, &["message", "role", "text", "data"]);
         for m in &task.messages {
@@ -184,7 +184,7 @@ pub fn render(world: &World, layout: Layout) -> String {
             } else {
                 "agent"
             };
-            let data = world
+            let data = record
                 .message_data(m)
                 .map(|d| serde_json::to_string(d).unwrap_or_default())
                 .unwrap_or_default();
@@ -218,10 +218,10 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
     }
 
-    if !world.denials.is_empty() {
+    if !record.denials.is_empty() {
         let _ = writeln!(out, "\ndenials");
         let mut t = table(layout, &["step", "caller", "callee", "code", "detail"]);
-        for d in &world.denials {
+        for d in &record.denials {
             for x in &d.denials {
                 t.add_row(vec![
                     d.step().to_string(),
@@ -234,24 +234,24 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
         let _ = writeln!(out, "{t}");
     }
-    if !world.pushes.is_empty() {
+    if !record.pushes.is_empty() {
         let _ = writeln!(out, "\npushes");
         let mut t = table(layout, &["tick", "task", "url", "state"]);
-        for p in &world.pushes {
+        for p in &record.pushes {
             t.add_row(vec![
                 p.tick.to_string(),
                 task_id(p.task),
-                world.push_urls[p.url].clone(),
+                record.push_urls[p.url].clone(),
                 p.state.to_string(),
             ]);
         }
         let _ = writeln!(out, "{t}");
     }
-    crate::report::faults_table::render(world, &mut out, |h| table(layout, h));
-    if !world.errors.is_empty() {
+    crate::report::faults_table::render(record, &mut out, |h| table(layout, h));
+    if !record.errors.is_empty() {
         let _ = writeln!(out, "\nerrors");
         let mut t = table(layout, &["step", "code", "detail"]);
-        for e in &world.errors {
+        for e in &record.errors {
             t.add_row(vec![
                 e.step().to_string(),
                 e.code.as_str().to_string(),
@@ -264,8 +264,8 @@ pub fn render(world: &World, layout: Layout) -> String {
 }
 
 /// Which branch each `when` took, and why: the condition as the handler states it.
-fn decisions(world: &World, task: &Task, layout: Layout) -> Table {
-    let agent = &world.scenario.agents[task.agent()];
+fn decisions(record: &Record, task: &Task, layout: Layout) -> Table {
+    let agent = &record.scenario.agents[task.agent()];
     let mut t = table(layout, &["tick", "handler step", "when", "branch"]);
     for d in task.decisions() {
         let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
@@ -286,16 +286,16 @@ fn decisions(world: &World, task: &Task, layout: Layout) -> Table {
 }
 
 /// A step's result in one cell.
-fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
+fn step_result(record: &Record, step: usize, r: &StepRecord) -> String {
     match &r.result {
         StepResult::Task {
             stream: Some(call), ..
         } => {
-            let events: Vec<String> = world
+            let events: Vec<String> = record
                 .call_events(call.get())
                 .map(|e| {
-                    let t = &world.tasks[world.event_task(e)];
-                    match world.event_kind(e) {
+                    let t = &record.tasks[record.event_task(e)];
+                    match record.event_kind(e) {
                         EventKind::Task { history, .. } => {
                             format!("task {}", t.history[history - 1].state)
                         }
@@ -309,28 +309,28 @@ fn step_result(world: &World, step: usize, r: &StepRecord) -> String {
                 .collect();
             format!(
                 "{}\nevents: {}",
-                step_summary(world, step, r),
+                step_summary(record, step, r),
                 events.join(", ")
             )
         }
         StepResult::Nothing
-            if world
+            if record
                 .errors
                 .iter()
                 .any(|e| e.step() == step && e.code == ErrorCode::AgentUnavailable) =>
         {
             format!(
                 "refused (agent unavailable) - {}",
-                step_summary(world, step, r)
+                step_summary(record, step, r)
             )
         }
-        _ => step_summary(world, step, r),
+        _ => step_summary(record, step, r),
     }
 }
 
 /// A step's result in one line, as every tabular view shows it.
-pub(crate) fn step_summary(world: &World, step: usize, r: &StepRecord) -> String {
-    let s = world.scenario;
+pub(crate) fn step_summary(record: &Record, step: usize, r: &StepRecord) -> String {
+    let s = record.scenario;
     match &r.result {
         StepResult::Tick(t) => format!("tick {t}"),
         StepResult::Ranking(ranking) if ranking.is_empty() => "ranking: (no agent matches)".into(),
@@ -352,7 +352,7 @@ pub(crate) fn step_summary(world: &World, step: usize, r: &StepRecord) -> String
             format!("matrix: {admitted} of {pairs} pairs admitted")
         }
         StepResult::Nothing => {
-            let codes: Vec<&str> = world
+            let codes: Vec<&str> = record
                 .errors
                 .iter()
                 .filter(|e| e.step() == step)
@@ -364,11 +364,11 @@ pub(crate) fn step_summary(world: &World, step: usize, r: &StepRecord) -> String
 }
 
 /// Whether a crash failed this task (its last status message says so).
-fn crashed(world: &World, task: usize) -> bool {
-    if world.faults.entries.is_empty() {
+fn crashed(record: &Record, task: usize) -> bool {
+    if record.faults.entries.is_empty() {
         return false;
     }
-    let t = &world.tasks[task];
+    let t = &record.tasks[task];
     t.history
         .last()
         .and_then(|h| h.message())

@@ -1,0 +1,150 @@
+//! What a run records, in the order it happened: the [`Record`] every report is rendered from, and
+//! its entries ([`entries`]: steps, denials, errors, pushes, deliveries, stream calls and events).
+//! The engine writes it while it runs; everything else only reads it.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use crate::chain::Chains;
+use crate::delegation::Delegation;
+use crate::delivery::Delivery;
+use crate::faults::Faults;
+use crate::handler::Parts;
+use crate::ix::Ix;
+use crate::scenario::{AliasIx, DataMap, Scenario, Step};
+use crate::task::{Message, Task, TaskIx};
+use crate::token::VerifiedToken;
+
+mod entries;
+
+pub use entries::*;
+
+/// World-wide counters, one per kind of id; an id is drawn only when its object is created.
+#[derive(Debug, Default, Clone)]
+pub struct Ids {
+    /// The clock: virtual time in ticks.
+    pub tick: u64,
+    pub task: u64,
+    pub context: u64,
+    pub message: u64,
+    pub artifact: u64,
+}
+
+/// Which calls' stream events a run records. Every call's are the bulk of a large run's record
+/// (five in six events on 100,000 steps), and only `--format a2a-stream` and a server show them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RecordStreams {
+    /// Every call's: sends, streams, replies and nested delegations.
+    #[default]
+    All,
+    /// Only those of the driver's `stream` steps, which are their step's result: what every report
+    /// but the stream exports shows. The other calls leave no record at all.
+    StreamSteps,
+}
+
+/// Everything a run recorded, with the scenario it ran: what reports, expectations and exports
+/// read. A finished run gives it back ([`World::into_record`](crate::world::World::into_record)); a running one is
+/// read through its `World`.
+#[derive(Debug)]
+pub struct Record<'s> {
+    pub scenario: &'s Scenario,
+    /// The faults this run consults: the file's own, or a schedule `explore` drew.
+    pub faults: &'s Faults,
+    pub ids: Ids,
+    pub tasks: Vec<Task<'s>>,
+    pub chains: Chains,
+    pub steps: Vec<StepRecord>,
+    pub denials: Vec<DenialRecord>,
+    pub errors: Vec<ErrorRecord>,
+    pub pushes: Vec<Push>,
+    pub push_urls: Vec<String>,
+    /// The host of each of `push_urls`, as the parser normalised it.
+    pub push_hosts: Vec<String>,
+    /// Webhook delivery attempts, in the order the status changes happened (the report sorts them
+    /// by tick).
+    pub deliveries: Vec<Delivery>,
+    pub calls: Vec<Call>,
+    pub events: Vec<Event>,
+    /// Whose events `calls` and `events` hold (see [`Record::streams`]).
+    pub(crate) streams: RecordStreams,
+    /// The counts of each Task event (see [`Record::event_kind`]).
+    pub(crate) snapshots: Vec<Snapshot>,
+    /// The task each alias's send created, if any (see [`Record::alias_task`]).
+    pub(crate) alias_tasks: Vec<Option<Ix>>,
+    /// The data of the messages that have some, in the order they were stored (see
+    /// [`World::message_data`]).
+    pub(crate) message_data: Vec<&'s DataMap>,
+    /// Every delegation and fan-out a handler made, in the order they were made.
+    pub delegations: Vec<Delegation<'s>>,
+    /// The verified token of the caller that created each task, for tasks created by one.
+    pub caller_tokens: BTreeMap<TaskIx, VerifiedToken>,
+    /// The check that failed, for each nested token a callee refused (a member's `refused`).
+    pub(crate) token_refusals: Vec<String>,
+    /// Requests a server session ran as steps after the scenario's own (`serve`; empty in `run`).
+    pub served: Vec<&'s Step>,
+}
+
+impl<'s> Record<'s> {
+    /// Whose stream events the run recorded: under [`RecordStreams::StreamSteps`], `calls` and
+    /// `events` hold the driver's `stream` steps' calls only.
+    pub fn streams(&self) -> RecordStreams {
+        self.streams
+    }
+
+    /// The events of one call, in order (its range of the run's events holds other calls' too).
+    pub fn call_events(&self, call: CallId) -> impl Iterator<Item = &Event> + Clone {
+        let c = &self.calls[call];
+        self.events[c.first_event as usize..c.end_event as usize]
+            .iter()
+            .filter(move |e| e.call() == call)
+    }
+
+    /// A stored message's data, if it has some.
+    pub fn message_data(&self, m: &Message) -> Option<&'s DataMap> {
+        m.data.map(|d| self.message_data[d.get()])
+    }
+
+    /// The task an alias's send created, if it created one.
+    pub fn alias_task(&self, alias: AliasIx) -> Option<TaskIx> {
+        self.alias_tasks[alias].map(Ix::get)
+    }
+
+    /// What an event records.
+    pub fn event_kind(&self, e: &Event) -> EventKind {
+        e.kind(&self.snapshots)
+    }
+
+    /// The task an event is of: its call's.
+    pub fn event_task(&self, e: &Event) -> TaskIx {
+        self.calls[e.call()].task as usize
+    }
+
+    /// The clock now.
+    pub fn clock(&self) -> u64 {
+        self.ids.tick
+    }
+
+    /// The deliveries in report order: by tick, then in the order the status changes happened,
+    /// then by attempt (a stable sort of the recorded order).
+    pub fn deliveries_by_tick(&self) -> Vec<&Delivery> {
+        let mut list: Vec<&Delivery> = self.deliveries.iter().collect();
+        list.sort_by_key(|d| d.tick);
+        list
+    }
+
+    /// The step at `i` (0-based): the scenario's own, then the requests a session served.
+    pub fn step_at(&self, i: usize) -> &'s Step {
+        match self.scenario.steps.get(i) {
+            Some(s) => s,
+            None => self.served[i - self.scenario.steps.len()],
+        }
+    }
+
+    /// A task's artifacts as the internal record reads them: text parts joined with a blank line,
+    /// data parts shallow-merged, in order.
+    pub fn task_parts(&self, task: TaskIx) -> (Option<Cow<'s, str>>, Option<Cow<'s, DataMap>>) {
+        let mut parts = Parts::default();
+        parts.add_task(&self.tasks[task]);
+        parts.finish()
+    }
+}
