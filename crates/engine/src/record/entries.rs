@@ -157,9 +157,9 @@ pub type CallId = usize;
 
 /// One stream event. Snapshots are prefixes of the task's append-only logs.
 /// Stored in 8 bytes: a run records several events per delegation. Its task is its call's
-/// ([`World::event_task`](crate::world::World::event_task)): a call's events are all of
+/// ([`Record::event_task`](crate::record::Record::event_task)): a call's events are all of
 /// the task it was opened for. Its kind is read with the world's snapshots
-/// ([`World::event_kind`](crate::world::World::event_kind)).
+/// ([`Record::event_kind`](crate::record::Record::event_kind)).
 #[derive(Debug, Clone, Copy)]
 pub struct Event {
     /// The call in the low 30 bits, the kind in the top two.

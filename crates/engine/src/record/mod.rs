@@ -1,5 +1,5 @@
 //! What a run records, in the order it happened: the [`Record`] every report is rendered from, and
-//! its entries ([`entries`]: steps, denials, errors, pushes, deliveries, stream calls and events).
+//! its entries (steps, denials, errors, pushes, deliveries, stream calls and events).
 //! The engine writes it while it runs; everything else only reads it.
 
 use std::borrow::Cow;
