@@ -4,6 +4,7 @@ mod adapter;
 mod analyses;
 mod authority;
 mod behaviour;
+mod card_conversion;
 mod cli;
 mod common;
 mod engine;

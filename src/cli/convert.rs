@@ -36,8 +36,11 @@ pub(super) fn card_cmd(
             names.join(", ")
         )));
     };
-    let doc = card::card_json(&a.card, version)
+    let (doc, notes) = card::card_json_noting(&a.card, version)
         .map_err(|e| Error::Input(format!("{}: agent `{name}`: {e}", file.display())))?;
+    for note in notes {
+        eprintln!("warning: {}: agent `{name}`: {note}", file.display());
+    }
     written(report_json::write_pretty(&doc, &mut out))?;
     Ok(Status::Success)
 }

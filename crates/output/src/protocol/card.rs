@@ -15,6 +15,12 @@ pub const TRANSPORT: &str = "JSONRPC";
 
 /// The card in the requested version. A card from a file is emitted with that file's own fields.
 pub fn card_json(card: &Card, v: A2aVersion) -> Result<Value, String> {
+    card_json_noting(card, v).map(|(doc, _)| doc)
+}
+
+/// [`card_json`], with what converting a card file to the other version dropped: a capability set
+/// to something other than its default that the other version cannot say, one note each.
+pub fn card_json_noting(card: &Card, v: A2aVersion) -> Result<(Value, Vec<String>), String> {
     if let Some(source) = &card.source {
         return convert_file_card(source, v);
     }
@@ -60,7 +66,7 @@ pub fn card_json(card: &Card, v: A2aVersion) -> Result<Value, String> {
             obj.insert(key.into(), value);
         }
     }
-    Ok(card_doc)
+    Ok((card_doc, Vec::new()))
 }
 
 /// Fields whose shape is the same in 1.0 and 0.3, copied as they are.
@@ -84,15 +90,39 @@ const PORTABLE_SKILL: [&str; 7] = [
     "outputModes",
 ];
 
-fn convert_file_card(source: &Value, v: A2aVersion) -> Result<Value, String> {
+/// Capabilities the two versions share, by the same name.
+const PORTABLE_CAPABILITIES: [&str; 3] = ["streaming", "pushNotifications", "extensions"];
+
+/// 1.0's `capabilities.extendedAgentCard` is 0.3's top-level `supportsAuthenticatedExtendedCard`.
+const EXTENDED_CARD_1_0: &str = "extendedAgentCard";
+const EXTENDED_CARD_0_3: &str = "supportsAuthenticatedExtendedCard";
+
+/// Whether a capability's value is the one a card that leaves it out means (`false`, `[]`, `{}`):
+/// such a capability converts by omission.
+fn is_default(value: &Value) -> bool {
+    match value {
+        Value::Bool(b) => !b,
+        Value::Null => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
+}
+
+fn convert_file_card(source: &Value, v: A2aVersion) -> Result<(Value, Vec<String>), String> {
     let from = card_file::detect(source);
     let same = matches!(
         (from, v),
         (CardVersion::V1_0, A2aVersion::V1_0) | (CardVersion::V0_3, A2aVersion::V0_3)
     );
     if same {
-        return Ok(source.clone());
+        return Ok((source.clone(), Vec::new()));
     }
+    let mut notes = Vec::new();
+    let target = match v {
+        A2aVersion::V1_0 => "1.0",
+        A2aVersion::V0_3 => "0.3",
+    };
     let obj = source.as_object().ok_or("a card is a JSON object")?;
     let known_other: &[&str] = match from {
         CardVersion::V1_0 => &[
@@ -111,6 +141,7 @@ fn convert_file_card(source: &Value, v: A2aVersion) -> Result<Value, String> {
             "additionalInterfaces",
             "capabilities",
             "skills",
+            EXTENDED_CARD_0_3,
         ],
     };
     if let Some(key) = obj
@@ -185,16 +216,24 @@ fn convert_file_card(source: &Value, v: A2aVersion) -> Result<Value, String> {
     if let Some(caps) = obj.get("capabilities").and_then(Value::as_object) {
         let mut c = Map::new();
         for (k, val) in caps {
-            match k.as_str() {
-                "streaming" | "pushNotifications" | "extensions" => {
-                    c.insert(k.clone(), val.clone());
+            if PORTABLE_CAPABILITIES.contains(&k.as_str()) {
+                c.insert(k.clone(), val.clone());
+            } else if k == EXTENDED_CARD_1_0 && v == A2aVersion::V0_3 {
+                if !is_default(val) {
+                    out.insert(EXTENDED_CARD_0_3.into(), val.clone());
                 }
-                other => {
-                    return Err(format!(
-                        "the card file's `capabilities.{other}` has no equivalent in the other A2A version"
-                    ));
-                }
+            } else if !is_default(val) {
+                // One capability the other version cannot say is no reason to refuse the card.
+                notes.push(format!(
+                    "`capabilities.{k}` has no equivalent in A2A {target}: dropped"
+                ));
             }
+        }
+        if v == A2aVersion::V1_0
+            && let Some(val) = obj.get(EXTENDED_CARD_0_3)
+            && !is_default(val)
+        {
+            c.insert(EXTENDED_CARD_1_0.into(), val.clone());
         }
         out.insert("capabilities".into(), Value::Object(c));
     }
@@ -230,7 +269,7 @@ fn convert_file_card(source: &Value, v: A2aVersion) -> Result<Value, String> {
     }
     out.insert("skills".into(), Value::Array(skills));
     security::convert(obj, v, &mut out)?;
-    Ok(Value::Object(out))
+    Ok((Value::Object(out), notes))
 }
 
 fn str_of(v: &Value, key: &str) -> String {
