@@ -195,6 +195,9 @@ pub fn main() -> i32 {
             exit_after,
             idle_exit,
             max_body,
+            header_timeout,
+            keep_alive_timeout,
+            max_connections,
             set,
         } => {
             let scenario = match input::load_for_run(&file, &set) {
@@ -202,6 +205,17 @@ pub fn main() -> i32 {
                 Err(e) => {
                     eprintln!("{e}");
                     return EXIT_LOAD;
+                }
+            };
+            let seconds = |flag: &str, s: f64| {
+                // At most a day: a longer timeout is no limit, and Duration must hold it.
+                if s.is_finite() && s > 0.0 && s <= 86_400.0 {
+                    Some(std::time::Duration::from_secs_f64(s))
+                } else {
+                    eprintln!(
+                        "a2a-sim: --{flag} {s}: give a number of seconds above 0, at most 86400"
+                    );
+                    None
                 }
             };
             let idle_exit = match idle_exit {
@@ -212,6 +226,16 @@ pub fn main() -> i32 {
                 }
                 None => None,
             };
+            let (Some(header), Some(keep_alive)) = (
+                seconds("header-timeout", header_timeout),
+                seconds("keep-alive-timeout", keep_alive_timeout),
+            ) else {
+                return EXIT_LOAD;
+            };
+            if max_connections == 0 {
+                eprintln!("a2a-sim: --max-connections 0: give at least 1");
+                return EXIT_LOAD;
+            }
             crate::serve::run(
                 scenario,
                 crate::serve::Options {
@@ -228,6 +252,11 @@ pub fn main() -> i32 {
                     exit_after,
                     idle_exit,
                     max_body,
+                    limits: crate::serve::Limits {
+                        header,
+                        keep_alive,
+                        max_connections,
+                    },
                 },
             )
         }

@@ -4,7 +4,6 @@
 //! `webhooks.rs`).
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -13,12 +12,12 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response};
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 
 use super::Options;
+use super::connection::{self, Cap};
 use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
 use super::protocol::{self, Op};
 use super::request::{caller_of, read_body, url_decode};
@@ -41,6 +40,8 @@ pub(super) struct State {
     root: Option<usize>,
     tx: std::sync::Mutex<Sender<Job>>,
     pub(super) max_body: usize,
+    /// How long a request's body may take to arrive (the header timeout).
+    pub(super) body_timeout: Duration,
     exit_after: Option<u64>,
     served: AtomicU64,
     /// Milliseconds since `start` of the last request's arrival.
@@ -163,6 +164,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         root,
         tx: std::sync::Mutex::new(tx),
         max_body: options.max_body,
+        body_timeout: options.limits.header,
         exit_after: options.exit_after,
         served: AtomicU64::new(0),
         last: AtomicU64::new(0),
@@ -177,6 +179,8 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let mut connections = tokio::task::JoinSet::new();
+    let limits = options.limits;
+    let cap = Cap::new(&limits);
     tokio::pin!(signals);
     let idle = options.idle_exit;
     // When a stream was last seen open: the server idles from a stream's end, not its request's.
@@ -211,25 +215,16 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
                     continue;
                 };
                 let _ = stream.set_nodelay(true);
-                let state = state.clone();
-                let mut closing = closing_rx.clone();
-                connections.spawn(async move {
-                    let service = hyper::service::service_fn(move |req| {
-                        let state = state.clone();
-                        async move { Ok::<_, Infallible>(handle(&state, req).await) }
-                    });
-                    let conn = hyper::server::conn::http1::Builder::new()
-                        .keep_alive(true)
-                        .serve_connection(TokioIo::new(stream), service);
-                    tokio::pin!(conn);
-                    tokio::select! {
-                        _ = conn.as_mut() => {}
-                        _ = closing.changed() => {
-                            conn.as_mut().graceful_shutdown();
-                            let _ = conn.await;
-                        }
-                    }
-                });
+                match cap.admit() {
+                    Some(permit) => connections.spawn(connection::serve(
+                        stream,
+                        state.clone(),
+                        limits,
+                        closing_rx.clone(),
+                        permit,
+                    )),
+                    None => connections.spawn(connection::refuse(stream)),
+                };
             }
             _ = &mut signals => break,
             _ = state.stop.notified() => break,
@@ -297,7 +292,7 @@ enum Binding {
     Rest,
 }
 
-async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
+pub(super) async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
     state
         .last
         .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);

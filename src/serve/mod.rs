@@ -3,6 +3,7 @@
 //! stack (feature `serve`). HTTP handlers parse and answer; one owner thread holds the world
 //! ([`owner`]), so every rule of `run` applies unchanged.
 
+mod connection;
 mod http;
 mod jsonrpc;
 mod owner;
@@ -17,6 +18,8 @@ mod webhooks;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
+
+pub use connection::Limits;
 
 use crate::engine::scenario::Scenario;
 use crate::protocol::version::A2aVersion;
@@ -38,6 +41,8 @@ pub struct Options {
     pub exit_after: Option<u64>,
     pub idle_exit: Option<Duration>,
     pub max_body: usize,
+    /// The header and keep-alive timeouts and the connection cap.
+    pub limits: Limits,
 }
 
 impl Default for Options {
@@ -56,6 +61,7 @@ impl Default for Options {
             exit_after: None,
             idle_exit: None,
             max_body: 1 << 20,
+            limits: Limits::default(),
         }
     }
 }

@@ -77,10 +77,15 @@ pub(super) async fn read_body(
     {
         return Err(too_large());
     }
-    match Limited::new(req.into_body(), state.max_body)
-        .collect()
-        .await
-    {
+    // A body trickled in a byte at a time holds the connection no longer than a slow head may.
+    let read = Limited::new(req.into_body(), state.max_body).collect();
+    let Ok(read) = tokio::time::timeout(state.body_timeout, read).await else {
+        return Err(json_response(
+            408,
+            &json!({"error": {"code": 408, "status": "DEADLINE_EXCEEDED", "message": format!("the request body did not arrive within {} s", state.body_timeout.as_secs_f64())}}),
+        ));
+    };
+    match read {
         Ok(b) => Ok(b.to_bytes()),
         Err(e)
             if e.downcast_ref::<http_body_util::LengthLimitError>()

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod limits;
 mod robustness;
 mod sessions;
 mod tls;
