@@ -142,7 +142,11 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
     let (tx, rx) = std::sync::mpsc::channel::<Job>();
     let (deliver, notifications) = tokio::sync::mpsc::unbounded_channel();
     let tls = webhooks::tls_connector(options.push_ca.as_deref())?;
-    let delivery = tokio::spawn(webhooks::deliver_all(notifications, tls));
+    let delivery = tokio::spawn(webhooks::deliver_all(
+        notifications,
+        tls,
+        options.allow_loopback_push,
+    ));
     let settings = owner::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
         report: options.report.clone(),

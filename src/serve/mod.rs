@@ -8,6 +8,7 @@ mod http;
 mod jsonrpc;
 mod owner;
 mod protocol;
+mod push_address;
 mod push_configs;
 mod request;
 mod responses;

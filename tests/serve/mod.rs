@@ -19,6 +19,13 @@ struct Server {
     dir: PathBuf,
 }
 
+impl Server {
+    /// What the server printed on stderr so far.
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self.dir.join("stderr")).unwrap_or_default()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -52,7 +59,7 @@ fn start(scenario: &str, extra: &[&str]) -> Server {
         .args(extra)
         .current_dir(&dir)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
         .spawn()
         .unwrap();
     // Owned at once, so a failed wait below still kills and reaps it.
