@@ -81,7 +81,7 @@ pub fn load_string_as(
             });
         }
         let mut found = paths::warnings(&scenario);
-        found.extend(loopback_push_hosts(&scenario));
+        found.extend(crate::scenario::push_hosts::warnings(&scenario));
         let mut warnings = locate_all(&merged, found);
         let text = merged.sources.first().map_or("", |s| s.text.as_str());
         warnings.extend(coded(display, text, &scenario));
@@ -134,26 +134,6 @@ fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
         locate(&p.path, p.message, coded)
     }));
     out
-}
-
-/// An allow-list entry that names this machine: `serve` resolves every push host and refuses
-/// loopback addresses unless `--allow-loopback-push` is given, so the entry admits nothing there.
-fn loopback_push_hosts(scenario: &Scenario) -> Vec<Problem> {
-    let hosts = &scenario.policy.push_allowed_hosts;
-    (0..hosts.len())
-        .filter(|&i| hosts[i].names_this_machine())
-        .map(|i| Problem {
-            path: vec![
-                Seg::from("policy"),
-                Seg::from("push_allowed_hosts"),
-                Seg::Index(i),
-            ],
-            message: format!(
-                "`{}` names this machine (a loopback address): `serve` refuses to push there unless given `--allow-loopback-push`, for local tests only",
-                hosts[i]
-            ),
-        })
-        .collect()
 }
 
 /// Positions for problems found by path: in the file (or `--set`) that holds each, in order.
