@@ -719,3 +719,4 @@ fn a_forwarded_escalation_reply_with_a_tampered_token_is_refused_by_the_child() 
 }
 
 mod files;
+mod identities;

@@ -289,6 +289,7 @@ impl Loader<'_> {
             }
             callers.push(self.caller(i, c, &names, tokens.is_some()));
         }
+        self.token_identities(&callers);
 
         let file_steps = file.steps.unwrap_or_default();
         // Sized once: growing a table of 50,000 aliases rehashes it 15 times.
