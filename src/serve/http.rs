@@ -23,7 +23,7 @@ use super::protocol::{self, Op};
 use super::request::{caller_of, read_body, url_decode};
 use super::responses::*;
 use super::sse::Streams;
-use super::{jsonrpc, webhooks};
+use super::{jsonrpc, strict_json, webhooks};
 use crate::engine::scenario::Scenario;
 use crate::protocol::version::A2aVersion;
 
@@ -413,6 +413,12 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                     }
                 }
             };
+            if let Some(r) = strict_json::repeated_key(&body) {
+                return rest_failure(&Failure::new(
+                    FailureKind::InvalidParams,
+                    format!("`{}` appears twice in one object of the body", r.key),
+                ));
+            }
             // The query first: the ids of the path are the ones that count.
             if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
                 for pair in q.split('&').filter(|p| !p.is_empty()) {
@@ -457,7 +463,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
             let stream = matches!(op, Op::Stream | Op::Subscribe);
             match ask(state, req).await {
                 // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
-                Answer::Task(t) if stream => sse([owner::as_stream_event(t, version)]),
+                Answer::Task(t) if stream => sse([bare(owner::as_stream_event(t, version))]),
                 Answer::Task(t) => {
                     let t = protocol::trim_history(t, protocol::answer_history(op, &params));
                     match op {
@@ -467,13 +473,13 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                         _ => json_response(200, &t),
                     }
                 }
-                Answer::Events(events) if stream => paced(&state.streams, events, |e| e),
+                Answer::Events(events) if stream => paced(&state.streams, events, bare),
                 Answer::Events(mut events) => {
                     json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
                 }
-                Answer::Live(events) => live(&state.streams, events, |e| e),
+                Answer::Live(events) => live(&state.streams, events, bare),
                 Answer::Value(v) => json_response(200, &v),
-                Answer::Error(f) if stream => sse([protocol::rest_error(&f).1]),
+                Answer::Error(f) if stream => sse([bare(protocol::rest_error(&f).1)]),
                 Answer::Error(f) => rest_failure(&f),
             }
         }

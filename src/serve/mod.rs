@@ -6,6 +6,7 @@
 mod connection;
 mod http;
 mod jsonrpc;
+mod message;
 mod owner;
 mod protocol;
 mod push_address;
@@ -13,6 +14,7 @@ mod push_configs;
 mod request;
 mod responses;
 mod sse;
+mod strict_json;
 mod subscriptions;
 mod webhooks;
 

@@ -219,7 +219,7 @@ fn failure_of(errors: &[ErrorRecord]) -> Failure {
 }
 
 /// A request on a task that another agent holds (get, cancel, reply: the step names no agent,
-/// the URL does): the refusal, as for a task that does not exist.
+/// the URL does): the refusal, word for word the world's for a task that does not exist.
 fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
     let (Step::Get { task, .. } | Step::Cancel { task, .. } | Step::Reply { task, .. }) = step
     else {
@@ -230,10 +230,7 @@ fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
     (world.tasks[ix].agent() != agent).then(|| {
         Failure::new(
             FailureKind::TaskNotFound,
-            format!(
-                "task_not_found: task `{id}` not found on `{}`",
-                world.scenario.agents[agent].name()
-            ),
+            format!("task_not_found: task `{id}` not found"),
         )
     })
 }

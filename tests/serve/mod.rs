@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 mod limits;
 mod robustness;
 mod sessions;
+mod strictness;
 mod tls;
 
 struct Server {
