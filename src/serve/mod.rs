@@ -13,6 +13,7 @@ mod push_address;
 mod push_configs;
 mod request;
 mod responses;
+mod rest;
 mod sse;
 mod strict_json;
 mod subscriptions;
