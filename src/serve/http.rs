@@ -19,7 +19,7 @@ use tokio::sync::{Notify, watch};
 use super::Options;
 use super::connection::{self, Cap};
 use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
-use super::request::{caller_of, read_body};
+use super::request::{caller_of, foreign_host, read_body, unsupported_media};
 use super::responses::*;
 use super::sse::Streams;
 use super::{jsonrpc, webhooks};
@@ -36,6 +36,8 @@ pub(super) struct State {
     /// Verified callers by their bearer token (scenarios with `keys`).
     pub(super) bearers: HashMap<String, usize>,
     pub(super) keyed: bool,
+    /// The `--advertise-host` name, lower-cased and without brackets: a Host it is taken.
+    pub(super) advertised: Option<String>,
     root: Option<usize>,
     tx: std::sync::Mutex<Sender<Job>>,
     pub(super) max_body: usize,
@@ -164,6 +166,12 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         callers,
         bearers,
         keyed: scenario.tokens.is_some(),
+        advertised: options.advertise_host.as_ref().map(|h| {
+            h.trim_start_matches('[')
+                .trim_end_matches(']')
+                .trim_end_matches('.')
+                .to_ascii_lowercase()
+        }),
         root,
         tx: std::sync::Mutex::new(tx),
         max_body: options.max_body,
@@ -304,6 +312,9 @@ pub(super) async fn handle(state: &State, req: Request<Incoming>) -> Response<Bo
 }
 
 async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
+    if let Some(why) = foreign_host(state, &req) {
+        return misdirected(&why);
+    }
     let path = req.uri().path().to_string();
     let (agent, rest) = match path.strip_prefix("/agents/") {
         Some(tail) => {
@@ -334,6 +345,9 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         Ok(r) => r,
         Err(refused) => return refused,
     };
+    if let Some(why) = unsupported_media(&req) {
+        return unsupported_media_type(rest_route.is_some(), &why);
+    }
     let caller = caller_of(state, &req);
     let a2a_version = req
         .headers()

@@ -141,6 +141,35 @@ pub(super) fn not_found(message: &str) -> Response<Body> {
     )
 }
 
+/// 415: a body this server does not read, in the binding's error shape (JSON-RPC's before any
+/// id could be read). `Accept-Encoding` says which codings would do (RFC 9110 §15.5.16).
+pub(super) fn unsupported_media_type(rest: bool, why: &str) -> Response<Body> {
+    let mut r = if rest {
+        json_response(
+            415,
+            &json!({"error": {"code": 415, "status": "INVALID_ARGUMENT", "message": why}}),
+        )
+    } else {
+        json_bytes_response(
+            415,
+            rpc_failure(&RpcId::null(), -32600, &format!("Invalid Request: {why}")),
+        )
+    };
+    r.headers_mut().insert(
+        hyper::header::ACCEPT_ENCODING,
+        HeaderValue::from_static("identity"),
+    );
+    r
+}
+
+/// 421: a request for a host this server does not answer to.
+pub(super) fn misdirected(why: &str) -> Response<Body> {
+    json_response(
+        421,
+        &json!({"error": {"code": 421, "status": "PERMISSION_DENIED", "message": why}}),
+    )
+}
+
 pub(super) fn method_not_allowed() -> Response<Body> {
     json_response(
         405,

@@ -171,3 +171,128 @@ fn fields_of_the_wrong_type_are_refused() {
     let (_, text) = post(&s, "notary", "orchestrator", &body.to_string());
     assert!(text.contains("TASK_STATE_COMPLETED"), "{text}");
 }
+
+/// One raw request (its head lines as given, then the body); the status and the answer.
+fn raw(addr: &str, head: &str, body: &[u8]) -> (u16, String, String) {
+    let mut c = TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let req = format!(
+        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    c.write_all(req.as_bytes()).unwrap();
+    c.write_all(body).unwrap();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+#[test]
+fn a_body_in_a_form_the_server_does_not_read_gets_415() {
+    let s = start(SESSION, &[]);
+    let rpc = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params("Screen")})
+        .to_string();
+    let rest = send_params("Screen").to_string();
+    let h = format!("Host: {}\r\nX-A2A-Sim-Caller: orchestrator", s.addr);
+    for extra in [
+        "Content-Type: text/plain",
+        "Content-Type: application/x-www-form-urlencoded",
+        "Content-Type: application/json; charset=latin1",
+        "Content-Type: application/json\r\nContent-Encoding: gzip",
+        "Content-Encoding: br",
+    ] {
+        let (status, head, body) = raw(
+            &s.addr,
+            &format!("POST /agents/notary/ HTTP/1.1\r\n{h}\r\n{extra}"),
+            rpc.as_bytes(),
+        );
+        assert_eq!(status, 415, "{extra}: {body}");
+        assert!(head.contains("accept-encoding: identity"), "{head}");
+        assert_eq!(error_of(&body)["code"], -32600, "{extra}: {body}");
+        let (status, _, body) = raw(
+            &s.addr,
+            &format!("POST /agents/notary/message:send HTTP/1.1\r\n{h}\r\n{extra}"),
+            rest.as_bytes(),
+        );
+        assert_eq!(status, 415, "{extra}: {body}");
+        assert_eq!(error_of(&body)["code"], 415, "{extra}: {body}");
+    }
+    // Refused before anything ran: no task was created.
+    let get = json!({"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": "task-1"}});
+    assert_eq!(
+        error_of(&post(&s, "notary", "orchestrator", &get.to_string()).1)["code"],
+        -32001
+    );
+    for taken in [
+        "Content-Type: application/json",
+        "Content-Type: Application/JSON; charset=\"UTF-8\"",
+        "Content-Type: application/a2a+json",
+        "Content-Type: application/json\r\nContent-Encoding: identity",
+    ] {
+        let (status, _, body) = raw(
+            &s.addr,
+            &format!("POST /agents/notary/ HTTP/1.1\r\n{h}\r\n{taken}"),
+            rpc.as_bytes(),
+        );
+        assert_eq!(status, 200, "{taken}: {body}");
+        assert!(body.contains("TASK_STATE_COMPLETED"), "{taken}: {body}");
+    }
+}
+
+#[test]
+fn only_the_names_the_server_answers_to_are_taken_as_host() {
+    let s = start(SESSION, &["--advertise-host", "Sim.Example"]);
+    let port = s.addr.rsplit(':').next().unwrap().to_string();
+    let card = |host: Option<&str>| {
+        let head = match host {
+            Some(h) => {
+                format!("GET /agents/notary/.well-known/agent-card.json HTTP/1.1\r\nHost: {h}")
+            }
+            None => "GET /agents/notary/.well-known/agent-card.json HTTP/1.1".to_string(),
+        };
+        raw(&s.addr, &head, b"")
+    };
+    for host in [
+        s.addr.clone(),
+        format!("localhost:{port}"),
+        "LOCALHOST".to_string(),
+        format!("sim.example:{port}"),
+        format!("[::1]:{port}"),
+        "10.0.0.7".to_string(),
+    ] {
+        assert_eq!(card(Some(&host)).0, 200, "{host}");
+    }
+    for host in [
+        format!("evil.example:{port}"),
+        "attacker.test".to_string(),
+        format!("sim.example.evil.test:{port}"),
+    ] {
+        let (status, _, body) = card(Some(&host));
+        assert_eq!(status, 421, "{host}: {body}");
+        assert!(body.contains("--advertise-host"), "{body}");
+    }
+    assert_eq!(card(None).0, 421);
+    // A rebound name gets no task either.
+    let rpc = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params("Screen")})
+        .to_string();
+    let (status, _, _) = raw(
+        &s.addr,
+        &format!(
+            "POST /agents/notary/ HTTP/1.1\r\nHost: evil.example:{port}\r\nX-A2A-Sim-Caller: orchestrator"
+        ),
+        rpc.as_bytes(),
+    );
+    assert_eq!(status, 421);
+    let get = json!({"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": "task-1"}});
+    assert_eq!(
+        error_of(&post(&s, "notary", "orchestrator", &get.to_string()).1)["code"],
+        -32001
+    );
+}
