@@ -53,3 +53,37 @@ fn a_plain_caller_cannot_take_the_identity_a_token_holds() {
     let r = check("free", &scenario("auditor"));
     assert_eq!(r.status, 0, "{}", r.stderr);
 }
+
+/// A look-alike of a verified caller's name or tenant is said at the verified caller's own line:
+/// its `name`, and for what its token holds, its `token` (issue 26, item 12).
+#[test]
+fn a_look_alike_of_a_verified_caller_is_located_at_it() {
+    let text = r#"keys: keys/jwks.json
+policy:
+  token: {issuer: "https://idp.acme.example", audience: a2a-sim.acme.example}
+agents:
+  - {name: a, tenant: Acme, clearance: restricted, skills: [{id: s, tags: [t]}], handler: [working, completed]}
+callers:
+  - {id: Orch, tenant: Acme, classification: confidential}
+  - name: orch
+    token: keys/orchestrator.jwt
+steps: []
+"#;
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let loaded =
+        a2a_sim::scenario::loader::load_str_with_warnings("t.yaml", text, &base, "t".into())
+            .unwrap();
+    let got: Vec<String> = loaded
+        .warnings
+        .iter()
+        .map(|d| format!("{}:{} {}", d.line, d.column, d.message))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "8:11 id `orch` looks like id `Orch` (confusable): they are different identities",
+            "9:12 tenant `acme` looks like tenant `Acme` (confusable): they are different identities",
+        ],
+        "{got:#?}"
+    );
+}
