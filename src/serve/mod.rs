@@ -6,6 +6,7 @@
 mod connection;
 mod http;
 mod jsonrpc;
+mod list_tasks;
 mod message;
 mod owner;
 mod protocol;

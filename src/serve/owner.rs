@@ -13,6 +13,7 @@ use crate::engine::task::{Owner, TaskIx, parse_task_id};
 use crate::engine::world::World;
 use crate::protocol::export;
 
+use super::list_tasks::{self, ListQuery};
 use super::push_configs::PushConfigs;
 pub use super::subscriptions::LiveStream;
 use super::subscriptions::Subscriptions;
@@ -42,19 +43,6 @@ pub enum Req {
     PushConfig(PushQuery),
     /// End the subscriptions, write the report (if asked) and stop.
     Shutdown,
-}
-
-pub struct ListQuery {
-    pub caller: usize,
-    pub agent: usize,
-    pub context_id: Option<String>,
-    pub status: Option<crate::engine::lifecycle::TaskState>,
-    /// Only tasks whose status changed after this instant (milliseconds since the epoch).
-    pub status_after: Option<i64>,
-    pub history_length: Option<usize>,
-    pub include_artifacts: bool,
-    pub page_size: usize,
-    pub offset: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,53 +345,6 @@ pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
         }
 }
 
-fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
-    let matching: Vec<usize> = (0..world.tasks.len())
-        .filter(|&ix| {
-            let t = &world.tasks[ix];
-            owns(world, q.caller, ix)
-                && t.agent() == q.agent
-                && q.context_id
-                    .as_deref()
-                    .is_none_or(|c| t.context.to_string() == c)
-                && q.status.is_none_or(|s| t.state == s)
-                && q.status_after.is_none_or(|after| {
-                    t.history
-                        .last()
-                        .is_some_and(|h| world.scenario.clock.millis(h.tick) > after)
-                })
-        })
-        .collect();
-    let page: Vec<Value> = matching
-        .iter()
-        .skip(q.offset)
-        .take(q.page_size)
-        .map(|&ix| {
-            let mut task =
-                super::protocol::trim_history(export::task_value(world, v, ix), q.history_length);
-            // ListTasks leaves artifacts out unless asked for them.
-            if !q.include_artifacts
-                && let Some(o) = task.as_object_mut()
-            {
-                o.remove("artifacts");
-            }
-            task
-        })
-        .collect();
-    let end = q.offset.saturating_add(q.page_size);
-    let next = if end < matching.len() {
-        end.to_string()
-    } else {
-        String::new()
-    };
-    json!({
-        "tasks": page,
-        "nextPageToken": next,
-        "pageSize": q.page_size,
-        "totalSize": matching.len(),
-    })
-}
-
 /// Runs the owner loop until [`Req::Shutdown`] (or every sender is gone); writes the report.
 pub fn run(
     scenario: &'static Scenario,
@@ -495,7 +436,7 @@ pub fn run(
                 }
                 answer
             }
-            Req::List(q, v) => Answer::Value(list(&world, &q, v)),
+            Req::List(q, v) => Answer::Value(list_tasks::list(&world, &q, v)),
             Req::Subscribe {
                 caller,
                 agent,

@@ -3,8 +3,9 @@
 
 use serde_json::{Value, json};
 
+use super::list_tasks::ListQuery;
 use super::message::{Kind, bool_field, invalid, message_spec, str_field, typed};
-use super::owner::{Failure, FailureKind, ListQuery, PushOp, PushQuery, Req};
+use super::owner::{Failure, FailureKind, PushOp, PushQuery, Req};
 use crate::engine::push::Secret;
 use crate::engine::scenario::{
     AgentIx, CallerIx, ContextSpec, PushSpec, Send, SendParts, Step, Target, TaskRef,
