@@ -8,19 +8,45 @@ use crate::engine::task::TaskIx;
 use crate::engine::world::World;
 
 impl<'s> World<'s> {
-    /// The step at `i` (0-based): the scenario's own, then the requests a session served.
+    /// The step at `i` (0-based): the scenario's own, then the requests a session served (not
+    /// one it forgot).
     pub fn step_at(&self, i: usize) -> &'s Step {
+        let scripted = self.scenario.steps.len();
         match self.scenario.steps.get(i) {
             Some(s) => s,
-            None => self.served[i - self.scenario.steps.len()],
+            None => self.served[i - scripted - self.steps_forgotten.saturating_sub(scripted)],
         }
+    }
+
+    /// The record of step `i` (0-based), unless forgotten.
+    pub fn step_record(&self, i: usize) -> Option<&StepRecord> {
+        self.steps.get(i.checked_sub(self.steps_forgotten)?)
+    }
+
+    /// Drops the records of the oldest `n` steps still held, and the requests among them: a
+    /// server session wrote them to its report, and a long one would otherwise keep every
+    /// request it served. Later steps keep their numbers.
+    pub fn forget_steps(&mut self, n: usize) {
+        let n = n.min(self.steps.len());
+        let scripted = self.scenario.steps.len();
+        let served_before = self.steps_forgotten.saturating_sub(scripted);
+        self.steps.drain(..n);
+        self.steps_forgotten += n;
+        let served_gone = self.steps_forgotten.saturating_sub(scripted) - served_before;
+        self.served.drain(..served_gone.min(self.served.len()));
+    }
+
+    /// Whether `call` is still open: its events may grow.
+    pub fn call_open(&self, call: CallId) -> bool {
+        let task = self.calls[call].task as usize;
+        self.runs[task].call.map(crate::engine::ix::Ix::get) == Some(call)
     }
 
     /// Runs one request as the next driver step, exactly as `run` runs a step, and hands back its
     /// record and the errors recorded under it.
     pub fn serve_step(&mut self, step: &'s Step) -> (&StepRecord, &[ErrorRecord]) {
         self.served.push(step);
-        self.step = self.steps.len() + 1;
+        self.step = self.steps_forgotten + self.steps.len() + 1;
         let first_error = self.errors.len();
         self.run_step(step);
         (

@@ -85,6 +85,9 @@ pub struct World<'s> {
     pub(crate) token_refusals: Vec<String>,
     /// Requests a server session ran as steps after the scenario's own (`serve`; empty in `run`).
     pub served: Vec<&'s Step>,
+    /// How many of the oldest steps a server session wrote out and dropped: `steps` and `served`
+    /// hold the rest (see [`World::forget_steps`]; 0 in `run`).
+    pub steps_forgotten: usize,
     /// Ticks the clock jumped while idle (waiting for a timer, a `wait` or a slow agent): what a
     /// server session turns into real time.
     pub idle_ticks: u64,
@@ -226,6 +229,7 @@ impl<'s> World<'s> {
             caller_tokens: std::collections::BTreeMap::new(),
             token_refusals: Vec::new(),
             served: Vec::new(),
+            steps_forgotten: 0,
             idle_ticks: 0,
             idle_marks: None,
             scored: Scored::default(),

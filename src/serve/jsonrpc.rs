@@ -5,9 +5,10 @@ use hyper::Response;
 use serde_json::{Value, json};
 
 use super::http::{State, ask};
-use super::owner::{Answer, Failure, FailureKind, as_stream_event};
+use super::owner::{Answer, Failure, FailureKind};
 use super::protocol::{self, Op};
 use super::responses::*;
+use super::stream_events::as_stream_event;
 use super::strict_json::{self, RpcId};
 use crate::protocol::version::A2aVersion;
 

@@ -6,10 +6,11 @@ use hyper::{Method, Response};
 use serde_json::{Value, json};
 
 use super::http::{State, ask};
-use super::owner::{self, Answer, Failure, FailureKind};
+use super::owner::{Answer, Failure, FailureKind};
 use super::protocol::{self, Op};
 use super::request::url_decode;
 use super::responses::*;
+use super::stream_events::as_stream_event;
 use super::strict_json;
 use crate::protocol::version::A2aVersion;
 
@@ -139,7 +140,7 @@ pub(super) async fn answer(
     let stream = matches!(op, Op::Stream | Op::Subscribe);
     match ask(state, req).await {
         // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
-        Answer::Task(t) if stream => sse([bare(owner::as_stream_event(t, version))]),
+        Answer::Task(t) if stream => sse([bare(as_stream_event(t, version))]),
         Answer::Task(t) => {
             let t = protocol::trim_history(t, protocol::answer_history(op, &params));
             match op {

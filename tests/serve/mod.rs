@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 mod limits;
+mod report;
 mod robustness;
 mod sessions;
 mod strictness;
