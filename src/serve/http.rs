@@ -343,7 +343,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
     // REST routes; everything else POSTed at the agent's root is JSON-RPC.
     let rest_route = match super::rest::route(&method, rest) {
         Ok(r) => r,
-        Err(refused) => return refused,
+        Err(refused) => return refused.response(),
     };
     if let Some(why) = unsupported_media(&req) {
         return unsupported_media_type(rest_route.is_some(), &why);

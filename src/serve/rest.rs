@@ -17,9 +17,26 @@ use crate::protocol::version::A2aVersion;
 /// A REST route: its operation, the task id and the push config id of its path.
 pub(super) type Route = (Op, Option<String>, Option<String>);
 
+/// Why a path under an agent has no route.
+pub(super) enum NoRoute {
+    /// No route has the path (what was asked for, for the message).
+    NotFound(String),
+    /// The path's routes take other methods.
+    MethodNotAllowed,
+}
+
+impl NoRoute {
+    pub(super) fn response(&self) -> Response<Body> {
+        match self {
+            NoRoute::NotFound(what) => not_found(&format!("no route {what}")),
+            NoRoute::MethodNotAllowed => method_not_allowed(),
+        }
+    }
+}
+
 /// The route of `method` on `rest` (the path under the agent): `None` for JSON-RPC (a POST to
-/// the agent's root), or the refusal of a path no route has.
-pub(super) fn route(method: &Method, rest: &str) -> Result<Option<Route>, Response<Body>> {
+/// the agent's root).
+pub(super) fn route(method: &Method, rest: &str) -> Result<Option<Route>, NoRoute> {
     Ok(match (method, rest) {
         (&Method::POST, "" | "/") => None,
         (&Method::POST, "/message:send") => Some((Op::Send, None, None)),
@@ -53,13 +70,13 @@ pub(super) fn route(method: &Method, rest: &str) -> Result<Option<Route>, Respon
                 (&Method::DELETE, [id, "pushNotificationConfigs", c]) => {
                     Some((Op::DeletePush, Some(id.to_string()), Some(c.to_string())))
                 }
-                _ => return Err(not_found(&format!("no route {m} {r}"))),
+                _ => return Err(NoRoute::NotFound(format!("{m} {r}"))),
             }
         }
         (_, "" | "/" | "/message:send" | "/message:stream" | "/tasks") => {
-            return Err(method_not_allowed());
+            return Err(NoRoute::MethodNotAllowed);
         }
-        (m, r) => return Err(not_found(&format!("no route {m} {r}"))),
+        (m, r) => return Err(NoRoute::NotFound(format!("{m} {r}"))),
     })
 }
 
@@ -80,7 +97,7 @@ pub(super) async fn answer(
     let mut params = if body.is_empty() {
         json!({})
     } else {
-        match serde_json::from_slice::<Value>(&body) {
+        match serde_json::from_slice::<Value>(body) {
             Ok(v) => v,
             Err(e) => {
                 return rest_failure(&Failure::new(
@@ -90,7 +107,7 @@ pub(super) async fn answer(
             }
         }
     };
-    if let Some(r) = strict_json::repeated_key(&body) {
+    if let Some(r) = strict_json::repeated_key(body) {
         return rest_failure(&Failure::new(
             FailureKind::InvalidParams,
             format!("`{}` appears twice in one object of the body", r.key),
