@@ -96,12 +96,12 @@ pub(super) fn foreign_host(state: &State, req: &Request<Incoming>) -> Option<Str
 /// without a Content-Type is read as JSON; one without a body is not looked at.
 pub(super) fn unsupported_media(req: &Request<Incoming>) -> Option<String> {
     let headers = req.headers();
-    let empty = headers
-        .get(CONTENT_LENGTH)
-        .and_then(|h| h.to_str().ok())
-        .is_some_and(|h| h.trim() == "0")
-        && !headers.contains_key(TRANSFER_ENCODING);
-    if empty {
+    // HTTP/1.1: a request has a body when it says how long (and not 0) or how it is chunked.
+    let has_body = headers.contains_key(TRANSFER_ENCODING)
+        || headers
+            .get(CONTENT_LENGTH)
+            .is_some_and(|h| !h.to_str().is_ok_and(|v| v.trim() == "0"));
+    if !has_body {
         return None;
     }
     for coding in headers.get_all(CONTENT_ENCODING) {

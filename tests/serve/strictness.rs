@@ -224,6 +224,16 @@ fn a_body_in_a_form_the_server_does_not_read_gets_415() {
         assert_eq!(status, 415, "{extra}: {body}");
         assert_eq!(error_of(&body)["code"], 415, "{extra}: {body}");
     }
+    // A request without a body (no Content-Length, nothing chunked) is not looked at.
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let get = format!(
+        "GET /agents/notary/tasks HTTP/1.1\r\n{h}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n"
+    );
+    c.write_all(get.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = c.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // Refused before anything ran: no task was created.
     let get = json!({"jsonrpc": "2.0", "id": 2, "method": "GetTask", "params": {"id": "task-1"}});
     assert_eq!(
