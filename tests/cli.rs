@@ -216,6 +216,28 @@ fn check_reports_every_problem_at_its_line() {
     assert_eq!(a2a_sim(&["check", "scenarios"]).status, 0);
 }
 
+/// `serve` refuses to push to this machine unless told to: an allow-list entry that names it is
+/// said at its line (issue 26, item 7), and a scenario without one says nothing.
+#[test]
+fn check_warns_of_a_push_host_that_names_this_machine() {
+    let r = a2a_sim(&["check", "tests/serve/push-by-name.yaml"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "tests/serve/push-by-name.yaml:6:44: warning: `localhost` names this machine"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--allow-loopback-push"), "{}", r.stderr);
+    let quiet = a2a_sim(&["check", "tests/serve/session.yaml"]);
+    assert!(
+        !quiet.stderr.contains("names this machine"),
+        "{}",
+        quiet.stderr
+    );
+}
+
 #[test]
 fn the_test_workflow_bless_break_fix() {
     let dir = scratch("workflow");

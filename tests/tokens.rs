@@ -247,6 +247,18 @@ fn header_rules_alg_kid_and_key_family() {
         let why = refused(check(&with_header(header), 0, 0));
         assert!(why.starts_with(want), "{why:?} should start with {want:?}");
     }
+    // An extension the header says must be understood, and is not, is named (issue 26, item 12).
+    let crit = [
+        (json!(["exp"]), "header `crit` lists `exp`, an extension"),
+        (json!(["b64", "urn:x"]), "header `crit` lists `urn:x`"),
+        (json!([]), "header `crit` is not a non-empty list"),
+        (json!("exp"), "header `crit` is not a non-empty list"),
+    ];
+    for (list, want) in crit {
+        let header = json!({"alg": "EdDSA", "kid": "acme-idp-2026", "b64": true, "crit": list});
+        let why = refused(check(&with_header(header), 0, 0));
+        assert!(why.starts_with(want), "{why:?} should start with {want:?}");
+    }
     // `none` with an empty signature, as attackers send it, even if a policy lists everything.
     let none = std::fs::read_to_string(keys_dir().join("alg-none.jwt")).unwrap();
     let all: Vec<&str> = Alg::names().collect();
@@ -719,3 +731,4 @@ fn a_forwarded_escalation_reply_with_a_tampered_token_is_refused_by_the_child() 
 }
 
 mod files;
+mod identities;

@@ -179,6 +179,15 @@ pub(super) enum Command {
         /// Largest request body accepted (bigger: 413).
         #[arg(long, default_value_t = 1 << 20)]
         max_body: usize,
+        /// Close a connection whose request head (or body) takes longer than SECONDS to arrive.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        header_timeout: f64,
+        /// Close a keep-alive connection idle for SECONDS between requests.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        keep_alive_timeout: f64,
+        /// Connections served at once; a client past them gets 503.
+        #[arg(long, value_name = "N", default_value_t = 512)]
+        max_connections: usize,
         /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
         set: Vec<Override>,

@@ -209,9 +209,22 @@ pub fn run() -> Result<Status, Error> {
             exit_after,
             idle_exit,
             max_body,
+            header_timeout,
+            keep_alive_timeout,
+            max_connections,
             set,
         } => {
             let scenario = input::load_for_run(&file, &set)?;
+            let seconds = |flag: &str, s: f64| {
+                // At most a day: a longer timeout is no limit, and Duration must hold it.
+                if s.is_finite() && s > 0.0 && s <= 86_400.0 {
+                    Ok(std::time::Duration::from_secs_f64(s))
+                } else {
+                    Err(Error::Usage(format!(
+                        "--{flag} {s}: give a number of seconds above 0, at most 86400"
+                    )))
+                }
+            };
             let idle_exit = match idle_exit {
                 Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
                 Some(s) => {
@@ -221,6 +234,11 @@ pub fn run() -> Result<Status, Error> {
                 }
                 None => None,
             };
+            let header = seconds("header-timeout", header_timeout)?;
+            let keep_alive = seconds("keep-alive-timeout", keep_alive_timeout)?;
+            if max_connections == 0 {
+                return Err(Error::Usage("--max-connections 0: give at least 1".into()));
+            }
             serve_status(crate::serve::run(
                 scenario,
                 crate::serve::Options {
@@ -237,6 +255,11 @@ pub fn run() -> Result<Status, Error> {
                     exit_after,
                     idle_exit,
                     max_body,
+                    limits: crate::serve::Limits {
+                        header,
+                        keep_alive,
+                        max_connections,
+                    },
                 },
             ))
         }

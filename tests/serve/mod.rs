@@ -8,14 +8,24 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod limits;
+mod report;
 mod robustness;
 mod sessions;
+mod strictness;
 mod tls;
 
 struct Server {
     child: Child,
     addr: String,
     dir: PathBuf,
+}
+
+impl Server {
+    /// What the server printed on stderr so far.
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self.dir.join("stderr")).unwrap_or_default()
+    }
 }
 
 impl Drop for Server {
@@ -51,7 +61,7 @@ fn start(scenario: &str, extra: &[&str]) -> Server {
         .args(extra)
         .current_dir(&dir)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
         .spawn()
         .unwrap();
     // Owned at once, so a failed wait below still kills and reaps it.

@@ -316,7 +316,8 @@ fn a_stream_from_a_slow_agent_arrives_as_the_agent_works() {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Screen Acme")}).to_string();
     let mut conn = TcpStream::connect(&s.addr).unwrap();
     let head = format!(
-        "POST {SCREENER}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-A2A-Sim-Caller: orchestrator\r\nContent-Length: {}\r\n\r\n",
+        "POST {SCREENER}/ HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nX-A2A-Sim-Caller: orchestrator\r\nContent-Length: {}\r\n\r\n",
+        s.addr,
         body.len()
     );
     conn.write_all(head.as_bytes()).unwrap();

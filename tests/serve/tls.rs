@@ -108,3 +108,34 @@ fn a_push_ca_that_is_no_certificate_stops_serve() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--push-ca"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An allow-listed name that resolves to this machine gets no webhook, on any port, unless the
+/// session admits loopback receivers: the address is checked, not the name (issue 26, item 7).
+#[test]
+fn an_allow_listed_name_that_resolves_to_loopback_gets_no_webhook() {
+    let (port, pem, posts) = tls_receiver();
+    let dir = std::env::temp_dir().join(format!("a2a-sim-tls-name-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ca = dir.join("receiver.pem");
+    std::fs::write(&ca, pem).unwrap();
+    let scenario = "tests/serve/push-by-name.yaml";
+    let s = start(scenario, &["--push-ca", ca.to_str().unwrap()]);
+    let r = send_with_hook(&s, port);
+    // The name is on the allow-list: the config is taken, and the task runs.
+    assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
+    assert!(posts.recv_timeout(Duration::from_millis(1500)).is_err());
+    let said = s.stderr();
+    assert!(
+        said.contains("`localhost` resolves to 127.0.0.1, a loopback address"),
+        "{said}"
+    );
+    assert!(!said.contains("tls-token"), "{said}");
+    // Admitted for local tests, the same push arrives.
+    let admitted = start(
+        scenario,
+        &["--push-ca", ca.to_str().unwrap(), "--allow-loopback-push"],
+    );
+    send_with_hook(&admitted, port);
+    assert!(posts.recv_timeout(Duration::from_secs(10)).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -95,12 +95,37 @@ impl HostPattern {
         })
     }
 
+    /// Whether the entry admits a name that by convention resolves to this machine (`localhost`
+    /// and names under it, RFC 6761 §6.3; the loopback names of common hosts files): a push to
+    /// it would reach a local service, never a receiver elsewhere.
+    pub fn names_this_machine(&self) -> bool {
+        const LOOPBACK_NAMES: [&str; 4] = [
+            "localhost",
+            "localhost.localdomain",
+            "ip6-localhost",
+            "ip6-loopback",
+        ];
+        let host = match self {
+            HostPattern::Exact(h) | HostPattern::AnySubdomainOf(h) => h.as_str(),
+        };
+        LOOPBACK_NAMES.contains(&host) || host.ends_with(".localhost")
+    }
+
     pub fn matches(&self, host: &str) -> bool {
         match self {
             HostPattern::Exact(h) => host == h,
             HostPattern::AnySubdomainOf(suffix) => host
                 .strip_suffix(suffix.as_str())
                 .is_some_and(|head| head.len() > 1 && head.ends_with('.')),
+        }
+    }
+}
+
+impl fmt::Display for HostPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostPattern::Exact(h) => f.write_str(h),
+            HostPattern::AnySubdomainOf(h) => write!(f, "*.{h}"),
         }
     }
 }
@@ -269,6 +294,27 @@ mod tests {
     fn secrets_never_print() {
         let s = Secret::new("t0k");
         assert_eq!(format!("{s} {s:?}"), "[redacted] [redacted]");
+    }
+
+    #[test]
+    fn loopback_names_are_known() {
+        for (p, want) in [
+            ("localhost", true),
+            ("LocalHost", true),
+            ("*.localhost", true),
+            ("hooks.localhost", true),
+            ("ip6-localhost", true),
+            ("localhost.localdomain", true),
+            ("localhost.example", false),
+            ("notlocalhost", false),
+            ("hooks.example", false),
+        ] {
+            assert_eq!(
+                HostPattern::parse(p).unwrap().names_this_machine(),
+                want,
+                "{p}"
+            );
+        }
     }
 
     #[test]

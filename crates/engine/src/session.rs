@@ -8,6 +8,26 @@ use crate::task::TaskIx;
 use crate::world::World;
 
 impl<'s> World<'s> {
+    /// Drops the records of the oldest `n` steps still held, and the requests among them: a
+    /// server session wrote them to its report, and a long one would otherwise keep every
+    /// request it served. Later steps keep their numbers.
+    pub fn forget_steps(&mut self, n: usize) {
+        let r = &mut self.record;
+        let n = n.min(r.steps.len());
+        let scripted = r.scenario.steps.len();
+        let served_before = r.steps_forgotten.saturating_sub(scripted);
+        r.steps.drain(..n);
+        r.steps_forgotten += n;
+        let served_gone = r.steps_forgotten.saturating_sub(scripted) - served_before;
+        r.served.drain(..served_gone.min(r.served.len()));
+    }
+
+    /// Whether `call` is still open: its events may grow.
+    pub fn call_open(&self, call: CallId) -> bool {
+        let task = self.record.calls[call].task as usize;
+        self.runs[task].call.map(crate::ix::Ix::get) == Some(call)
+    }
+
     /// The call the step just served opened on `task`: a reply's own call (the reply opens one
     /// on the task it resumes), where a reply on a stream finds its events.
     pub fn step_call(&self, task: TaskIx) -> Option<CallId> {
@@ -38,7 +58,7 @@ impl<'s> World<'s> {
     /// record and the errors recorded under it.
     pub fn serve_step(&mut self, step: &'s Step) -> (&StepRecord, &[ErrorRecord]) {
         self.record.served.push(step);
-        self.step = self.record.steps.len() + 1;
+        self.step = self.record.steps_forgotten + self.record.steps.len() + 1;
         let first_error = self.record.errors.len();
         self.run_step(step);
         (

@@ -193,6 +193,7 @@ impl<'s> World<'s> {
                 caller_tokens: std::collections::BTreeMap::new(),
                 token_refusals: Vec::new(),
                 served: Vec::new(),
+                steps_forgotten: 0,
             },
             runs: Vec::with_capacity(sends * 2),
             scheduler,

@@ -99,16 +99,20 @@ pub fn warnings(scenario: &Scenario) -> Vec<Problem> {
     }
     for (i, c) in scenario.callers.iter().enumerate() {
         let at = seg(&[Seg::from("callers"), Seg::Index(i)]);
-        ids.push((c.id.clone(), [&at[..], &[Seg::from("id")]].concat()));
-        tenants.push((
-            names.name(c.tenant).to_string(),
-            [&at[..], &[Seg::from("tenant")]].concat(),
-        ));
-        add_scopes(
-            &c.scopes,
-            [&at[..], &[Seg::from("scopes")]].concat(),
-            &mut scopes,
-        );
+        let key = |k: &str| [&at[..], &[Seg::from(k)]].concat();
+        if c.token.is_some() {
+            // A verified caller is written as `name` and `token`: its tenant and scopes are the
+            // token's claims, found where the token is.
+            ids.push((c.id.clone(), key("name")));
+            tenants.push((names.name(c.tenant).to_string(), key("token")));
+            for &s in &c.scopes {
+                scopes.push((names.name(s).to_string(), key("token")));
+            }
+            continue;
+        }
+        ids.push((c.id.clone(), key("id")));
+        tenants.push((names.name(c.tenant).to_string(), key("tenant")));
+        add_scopes(&c.scopes, key("scopes"), &mut scopes);
     }
     let mut out = Vec::new();
     for (kind, list) in [("id", ids), ("tenant", tenants), ("scope", scopes)] {

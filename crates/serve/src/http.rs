@@ -1,10 +1,9 @@
 //! The HTTP side: the listener and its shutdown (signals, `--exit-after`, `--idle-exit`), the
-//! cards, routing under `/agents/NAME/`, and the HTTP+JSON binding (JSON-RPC is `jsonrpc.rs`;
-//! a request's caller and body `request.rs`; responses and streams `responses.rs`; webhooks
-//! `webhooks.rs`).
+//! cards, and routing under `/agents/NAME/` (a connection and its limits are `connection.rs`;
+//! the bindings `jsonrpc.rs` and `rest.rs`; a request's caller and body `request.rs`;
+//! responses and streams `responses.rs`; webhooks `webhooks.rs`).
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -13,15 +12,14 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response};
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 
 use super::Options;
+use super::connection::{self, Cap};
 use super::owner::{self, Answer, Failure, FailureKind, Job, Reply, Req};
-use super::protocol::{self, Op};
-use super::request::{caller_of, read_body, url_decode};
+use super::request::{caller_of, foreign_host, read_body, unsupported_media};
 use super::responses::*;
 use super::sse::Streams;
 use super::{jsonrpc, webhooks};
@@ -38,9 +36,13 @@ pub(super) struct State {
     /// Verified callers by their bearer token (scenarios with `keys`).
     pub(super) bearers: HashMap<String, usize>,
     pub(super) keyed: bool,
+    /// The `--advertise-host` name, lower-cased and without brackets: a Host it is taken.
+    pub(super) advertised: Option<String>,
     root: Option<usize>,
     tx: std::sync::Mutex<Sender<Job>>,
     pub(super) max_body: usize,
+    /// How long a request's body may take to arrive (the header timeout).
+    pub(super) body_timeout: Duration,
     exit_after: Option<u64>,
     served: AtomicU64,
     /// Milliseconds since `start` of the last request's arrival.
@@ -141,7 +143,11 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
     let (tx, rx) = std::sync::mpsc::channel::<Job>();
     let (deliver, notifications) = tokio::sync::mpsc::unbounded_channel();
     let tls = webhooks::tls_connector(options.push_ca.as_deref())?;
-    let delivery = tokio::spawn(webhooks::deliver_all(notifications, tls));
+    let delivery = tokio::spawn(webhooks::deliver_all(
+        notifications,
+        tls,
+        options.allow_loopback_push,
+    ));
     let settings = owner::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
         report: options.report.clone(),
@@ -160,9 +166,16 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         callers,
         bearers,
         keyed: scenario.tokens.is_some(),
+        advertised: options.advertise_host.as_ref().map(|h| {
+            h.trim_start_matches('[')
+                .trim_end_matches(']')
+                .trim_end_matches('.')
+                .to_ascii_lowercase()
+        }),
         root,
         tx: std::sync::Mutex::new(tx),
         max_body: options.max_body,
+        body_timeout: options.limits.header,
         exit_after: options.exit_after,
         served: AtomicU64::new(0),
         last: AtomicU64::new(0),
@@ -177,6 +190,8 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let mut connections = tokio::task::JoinSet::new();
+    let limits = options.limits;
+    let cap = Cap::new(&limits);
     tokio::pin!(signals);
     let idle = options.idle_exit;
     // When a stream was last seen open: the server idles from a stream's end, not its request's.
@@ -211,25 +226,16 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
                     continue;
                 };
                 let _ = stream.set_nodelay(true);
-                let state = state.clone();
-                let mut closing = closing_rx.clone();
-                connections.spawn(async move {
-                    let service = hyper::service::service_fn(move |req| {
-                        let state = state.clone();
-                        async move { Ok::<_, Infallible>(handle(&state, req).await) }
-                    });
-                    let conn = hyper::server::conn::http1::Builder::new()
-                        .keep_alive(true)
-                        .serve_connection(TokioIo::new(stream), service);
-                    tokio::pin!(conn);
-                    tokio::select! {
-                        _ = conn.as_mut() => {}
-                        _ = closing.changed() => {
-                            conn.as_mut().graceful_shutdown();
-                            let _ = conn.await;
-                        }
-                    }
-                });
+                match cap.admit() {
+                    Some(permit) => connections.spawn(connection::serve(
+                        stream,
+                        state.clone(),
+                        limits,
+                        closing_rx.clone(),
+                        permit,
+                    )),
+                    None => connections.spawn(connection::refuse(stream)),
+                };
             }
             _ = &mut signals => break,
             _ = state.stop.notified() => break,
@@ -290,14 +296,7 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     }
 }
 
-/// The binding a request arrived on.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Binding {
-    JsonRpc,
-    Rest,
-}
-
-async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
+pub(super) async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
     state
         .last
         .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
@@ -313,6 +312,9 @@ async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
 }
 
 async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
+    if let Some(why) = foreign_host(state, &req) {
+        return misdirected(&why);
+    }
     let path = req.uri().path().to_string();
     let (agent, rest) = match path.strip_prefix("/agents/") {
         Some(tail) => {
@@ -339,52 +341,13 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         };
     }
     // REST routes; everything else POSTed at the agent's root is JSON-RPC.
-    let rest_route: Option<(Op, Option<String>, Option<String>)> = match (&method, rest) {
-        (&Method::POST, "" | "/") => None,
-        (&Method::POST, "/message:send") => Some((Op::Send, None, None)),
-        (&Method::POST, "/message:stream") => Some((Op::Stream, None, None)),
-        (&Method::GET, "/tasks") => Some((Op::List, None, None)),
-        (&Method::GET, "/extendedAgentCard") => Some((Op::ExtendedCard, None, None)),
-        (m, r) if r.starts_with("/tasks/") => {
-            let tail = &r["/tasks/".len()..];
-            let parts: Vec<&str> = tail.split('/').collect();
-            match (m, parts.as_slice()) {
-                (&Method::POST, [id]) if id.ends_with(":cancel") => Some((
-                    Op::Cancel,
-                    Some(id.trim_end_matches(":cancel").into()),
-                    None,
-                )),
-                (&Method::GET | &Method::POST, [id]) if id.ends_with(":subscribe") => Some((
-                    Op::Subscribe,
-                    Some(id.trim_end_matches(":subscribe").into()),
-                    None,
-                )),
-                (&Method::GET, [id]) => Some((Op::Get, Some(id.to_string()), None)),
-                (&Method::POST, [id, "pushNotificationConfigs"]) => {
-                    Some((Op::SetPush, Some(id.to_string()), None))
-                }
-                (&Method::GET, [id, "pushNotificationConfigs"]) => {
-                    Some((Op::ListPush, Some(id.to_string()), None))
-                }
-                (&Method::GET, [id, "pushNotificationConfigs", c]) => {
-                    Some((Op::GetPush, Some(id.to_string()), Some(c.to_string())))
-                }
-                (&Method::DELETE, [id, "pushNotificationConfigs", c]) => {
-                    Some((Op::DeletePush, Some(id.to_string()), Some(c.to_string())))
-                }
-                _ => return not_found(&format!("no route {m} {r}")),
-            }
-        }
-        (_, "" | "/" | "/message:send" | "/message:stream" | "/tasks") => {
-            return method_not_allowed();
-        }
-        (m, r) => return not_found(&format!("no route {m} {r}")),
+    let rest_route = match super::rest::route(&method, rest) {
+        Ok(r) => r,
+        Err(refused) => return refused.response(),
     };
-    let binding = if rest_route.is_some() {
-        Binding::Rest
-    } else {
-        Binding::JsonRpc
-    };
+    if let Some(why) = unsupported_media(&req) {
+        return unsupported_media_type(rest_route.is_some(), &why);
+    }
     let caller = caller_of(state, &req);
     let a2a_version = req
         .headers()
@@ -396,92 +359,10 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         Err(r) => return r,
     };
     match rest_route {
-        Some((op, task, config)) => {
-            let caller = match caller {
-                Ok(c) => c,
-                Err(f) => return rest_failure(&f),
-            };
-            let mut params = if body.is_empty() {
-                json!({})
-            } else {
-                match serde_json::from_slice::<Value>(&body) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        return rest_failure(&Failure::new(
-                            FailureKind::InvalidParams,
-                            format!("the body is not JSON: {e}"),
-                        ));
-                    }
-                }
-            };
-            // The query first: the ids of the path are the ones that count.
-            if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
-                for pair in q.split('&').filter(|p| !p.is_empty()) {
-                    let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                    o.insert(url_decode(k, true), json!(url_decode(v, true)));
-                }
-            }
-            if let (Some(id), Some(o)) = (task, params.as_object_mut()) {
-                // Push configs name their task `taskId` (the config is `id`); others `id`.
-                let push = matches!(
-                    op,
-                    Op::SetPush | Op::GetPush | Op::ListPush | Op::DeletePush
-                );
-                let key = if push { "taskId" } else { "id" };
-                o.insert(key.into(), json!(url_decode(&id, false)));
-            }
-            if let (Some(c), Some(o)) = (config, params.as_object_mut()) {
-                o.insert("id".into(), json!(url_decode(&c, false)));
-            }
-            // `A2A-Version`, when sent, picks the shapes (the binding's own is 1.0).
-            let version = match a2a_version {
-                None => A2aVersion::V1_0,
-                Some(Some(v)) => v,
-                Some(None) => {
-                    return rest_failure(&Failure::new(
-                        FailureKind::VersionNotSupported,
-                        "A2A-Version: this server speaks 1.0 and 0.3",
-                    ));
-                }
-            };
-            let req = match protocol::request(
-                op,
-                version,
-                &params,
-                caller,
-                agent,
-                &state.output_modes[agent],
-            ) {
-                Ok(r) => r,
-                Err(f) => return rest_failure(&f),
-            };
-            let stream = matches!(op, Op::Stream | Op::Subscribe);
-            match ask(state, req).await {
-                // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
-                Answer::Task(t) if stream => sse([owner::as_stream_event(t, version)]),
-                Answer::Task(t) => {
-                    let t = protocol::trim_history(t, protocol::answer_history(op, &params));
-                    match op {
-                        Op::Send if version == A2aVersion::V1_0 => {
-                            json_response(200, &json!({ "task": t }))
-                        }
-                        _ => json_response(200, &t),
-                    }
-                }
-                Answer::Events(events) if stream => paced(&state.streams, events, |e| e),
-                Answer::Events(mut events) => {
-                    json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
-                }
-                Answer::Live(events) => live(&state.streams, events, |e| e),
-                Answer::Value(v) => json_response(200, &v),
-                Answer::Error(f) if stream => sse([protocol::rest_error(&f).1]),
-                Answer::Error(f) => rest_failure(&f),
-            }
+        Some(route) => {
+            super::rest::answer(state, route, &body, query, caller, agent, a2a_version).await
         }
-        None => {
-            debug_assert!(binding == Binding::JsonRpc);
-            jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await
-        }
+        None => jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await,
     }
 }
 

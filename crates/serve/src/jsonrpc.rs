@@ -5,9 +5,11 @@ use hyper::Response;
 use serde_json::{Value, json};
 
 use super::http::{State, ask};
-use super::owner::{Answer, Failure, FailureKind, as_stream_event};
+use super::owner::{Answer, Failure, FailureKind};
 use super::protocol::{self, Op};
 use super::responses::*;
+use super::stream_events::as_stream_event;
+use super::strict_json::{self, RpcId};
 use output::protocol::version::A2aVersion;
 
 pub(super) async fn json_rpc(
@@ -17,66 +19,66 @@ pub(super) async fn json_rpc(
     agent: usize,
     header: Option<Option<A2aVersion>>,
 ) -> Response<Body> {
+    let refuse = |id: &RpcId, code: i64, message: &str| {
+        json_bytes_response(200, rpc_failure(id, code, message))
+    };
     let doc: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
-        Err(e) => {
-            return json_response(
-                200,
-                &rpc_failure(&Value::Null, -32700, &format!("Parse error: {e}")),
-            );
-        }
+        Err(e) => return refuse(&RpcId::null(), -32700, &format!("Parse error: {e}")),
     };
     if doc.is_array() {
-        return json_response(
-            200,
-            &rpc_failure(
-                &Value::Null,
-                -32600,
-                "Invalid Request: batch requests are not supported; send one request at a time",
-            ),
+        return refuse(
+            &RpcId::null(),
+            -32600,
+            "Invalid Request: batch requests are not supported; send one request at a time",
         );
     }
-    let id = match doc.get("id") {
-        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => id.clone(),
-        None => Value::Null,
-        Some(_) => {
-            return json_response(
-                200,
-                &rpc_failure(
-                    &Value::Null,
-                    -32600,
-                    "Invalid Request: `id` must be a string, a number or null",
+    let given = strict_json::rpc_id(body, &doc);
+    if let Some(r) = strict_json::repeated_key(body) {
+        // An id given twice is no id: the answer names none.
+        let id = given.ok().flatten().unwrap_or_else(RpcId::null);
+        return match r.top_level {
+            true => refuse(
+                &id,
+                -32600,
+                &format!(
+                    "Invalid Request: `{}` appears twice; send each member once",
+                    r.key
                 ),
-            );
-        }
-    };
-    if doc.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return json_response(
-            200,
-            &rpc_failure(&id, -32600, "Invalid Request: `jsonrpc` must be \"2.0\""),
+            ),
+            false => refuse(
+                &id,
+                -32602,
+                &format!("Invalid params: `{}` appears twice in one object", r.key),
+            ),
+        };
+    }
+    let Ok(given) = given else {
+        return refuse(
+            &RpcId::null(),
+            -32600,
+            "Invalid Request: `id` must be a string, a number or null",
         );
+    };
+    let id = given.clone().unwrap_or_else(RpcId::null);
+    if doc.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return refuse(&id, -32600, "Invalid Request: `jsonrpc` must be \"2.0\"");
     }
     let Some(name) = doc.get("method").and_then(Value::as_str) else {
-        return json_response(
-            200,
-            &rpc_failure(&id, -32600, "Invalid Request: `method` must be a string"),
-        );
+        return refuse(&id, -32600, "Invalid Request: `method` must be a string");
     };
     let Some((op, v)) = protocol::method(name) else {
-        return json_response(
-            200,
-            &rpc_failure(&id, -32601, &format!("Method not found: `{name}`")),
-        );
+        return refuse(&id, -32601, &format!("Method not found: `{name}`"));
     };
     let stream = matches!(op, Op::Stream | Op::Subscribe);
     let fail = |f: &Failure| {
-        let e = json!({"jsonrpc": "2.0", "id": id, "error": protocol::rpc_error(f)});
+        let e = rpc_bytes(&id, "error", &protocol::rpc_error(f));
         if f.kind == FailureKind::Unauthenticated {
-            json_response(401, &e)
+            json_bytes_response(401, e)
         } else if stream {
             sse([e])
         } else {
-            json_response(200, &e)
+            json_bytes_response(200, e)
         }
     };
     // `A2A-Version`, when sent, must be one this server speaks and the method's own.
@@ -110,7 +112,7 @@ pub(super) async fn json_rpc(
     };
     let answer = ask(state, req).await;
     // A notification (no `id`) is carried out and, as JSON-RPC has it, not answered.
-    if doc.get("id").is_none() {
+    if given.is_none() {
         return no_content();
     }
     let ok = envelope(id.clone());
@@ -119,16 +121,18 @@ pub(super) async fn json_rpc(
         Answer::Task(t) => {
             let t = protocol::trim_history(t, protocol::answer_history(op, &params));
             match op {
-                Op::Send if v == A2aVersion::V1_0 => json_response(200, &ok(json!({ "task": t }))),
-                _ => json_response(200, &ok(t)),
+                Op::Send if v == A2aVersion::V1_0 => {
+                    json_bytes_response(200, ok(json!({ "task": t })))
+                }
+                _ => json_bytes_response(200, ok(t)),
             }
         }
         Answer::Events(events) if stream => paced(&state.streams, events, envelope(id)),
         Answer::Events(mut events) => {
-            json_response(200, &ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
+            json_bytes_response(200, ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
         }
         Answer::Live(events) => live(&state.streams, events, envelope(id)),
-        Answer::Value(v) => json_response(200, &ok(v)),
+        Answer::Value(v) => json_bytes_response(200, ok(v)),
         Answer::Error(f) => fail(&f),
     }
 }

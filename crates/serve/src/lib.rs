@@ -4,20 +4,30 @@
 //! world ([`owner`]), so every rule of `run` applies unchanged. Depends on the engine, the scenario
 //! layer and the outputs; the engine never sees a socket.
 
+mod connection;
 mod http;
 mod jsonrpc;
+mod list_tasks;
+mod message;
 mod owner;
 mod protocol;
+mod push_address;
 mod push_configs;
 mod request;
 mod responses;
+mod rest;
+mod served_steps;
 mod sse;
+mod stream_events;
+mod strict_json;
 mod subscriptions;
 mod webhooks;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
+
+pub use connection::Limits;
 
 use engine::scenario::Scenario;
 use output::protocol::version::A2aVersion;
@@ -39,6 +49,8 @@ pub struct Options {
     pub exit_after: Option<u64>,
     pub idle_exit: Option<Duration>,
     pub max_body: usize,
+    /// The header and keep-alive timeouts and the connection cap.
+    pub limits: Limits,
 }
 
 impl Default for Options {
@@ -57,6 +69,7 @@ impl Default for Options {
             exit_after: None,
             idle_exit: None,
             max_body: 1 << 20,
+            limits: Limits::default(),
         }
     }
 }

@@ -1,22 +1,27 @@
 //! The one owner of the world: a plain thread that takes requests in arrival order (a FIFO
 //! channel), runs each as a driver step at the current clock, renders its answer with the
 //! protocol adapters of `run --format a2a`, and runs scheduled work when real time says it is due.
+//! It writes the session's report as it goes: each step once final, which the world then forgets.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use engine::record::{CallId, ErrorCode, ErrorRecord, Event, EventKind, StepResult};
+use engine::record::{ErrorCode, ErrorRecord, StepResult};
 use engine::scenario::{Scenario, Step, TaskRef};
-use engine::task::{Owner, TaskIx, parse_task_id};
+use engine::task::{Owner, parse_task_id};
 use engine::world::World;
 use output::protocol::export;
 
+use super::list_tasks::{self, ListQuery};
 use super::push_configs::PushConfigs;
+use super::served_steps::ServedSteps;
+use super::stream_events::relay;
 pub use super::subscriptions::LiveStream;
 use super::subscriptions::Subscriptions;
 use output::protocol::version::A2aVersion;
+use output::report::json::Session;
 
 /// What the server asks of the world.
 pub enum Req {
@@ -42,19 +47,6 @@ pub enum Req {
     PushConfig(PushQuery),
     /// End the subscriptions, write the report (if asked) and stop.
     Shutdown,
-}
-
-pub struct ListQuery {
-    pub caller: usize,
-    pub agent: usize,
-    pub context_id: Option<String>,
-    pub status: Option<engine::lifecycle::TaskState>,
-    /// Only tasks whose status changed after this instant (milliseconds since the epoch).
-    pub status_after: Option<i64>,
-    pub history_length: Option<usize>,
-    pub include_artifacts: bool,
-    pub page_size: usize,
-    pub offset: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,7 +211,7 @@ fn failure_of(errors: &[ErrorRecord]) -> Failure {
 }
 
 /// A request on a task that another agent holds (get, cancel, reply: the step names no agent,
-/// the URL does): the refusal, as for a task that does not exist.
+/// the URL does): the refusal, word for word the world's for a task that does not exist.
 fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
     let (Step::Get { task, .. } | Step::Cancel { task, .. } | Step::Reply { task, .. }) = step
     else {
@@ -230,10 +222,7 @@ fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
     (world.tasks[ix].agent() != agent).then(|| {
         Failure::new(
             FailureKind::TaskNotFound,
-            format!(
-                "task_not_found: task `{id}` not found on `{}`",
-                world.scenario.agents[agent].name()
-            ),
+            format!("task_not_found: task `{id}` not found"),
         )
     })
 }
@@ -284,71 +273,9 @@ fn answer_step(
     }
 }
 
-/// A call's stream as a server sends it: the call's own events with the status changes,
-/// messages and artifacts of the calls its step opened (nested delegations, a reply's way down),
-/// in order — their tasks' snapshots stay out, so that the stream's only Tasks are its own first
-/// and last; 0.3's `final` on the call's own last status only.
-fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (usize, Value)> {
-    let events: Vec<(usize, &Event)> = world
-        .relayed_events(call)
-        .filter(|(_, e)| e.call() == call || !matches!(world.event_kind(e), EventKind::Task { .. }))
-        .collect();
-    let last = events.iter().rposition(|(_, e)| {
-        e.call() == call && matches!(world.event_kind(e), EventKind::Status(_))
-    });
-    events
-        .into_iter()
-        .enumerate()
-        .map(move |(n, (i, e))| (i, served_event(world, v, i, e, last == Some(n))))
-}
-
-/// The event at `index` of `World::events` as a served stream carries it. An agent's message that
-/// changed no state is a status update repeating the task's state with that message: in a served
-/// stream (as the A2A specs have it) a Message is the whole answer, and the SDK clients stop
-/// reading at one.
-pub fn served_event(world: &World, v: A2aVersion, index: usize, e: &Event, last: bool) -> Value {
-    let ix = world.event_task(e);
-    let EventKind::Message(m) = world.event_kind(e) else {
-        return export::stream_event(world, v, ix, world.event_kind(e), last);
-    };
-    // The task's state then: its latest status or snapshot recorded before the message.
-    let entry = world.events[..index]
-        .iter()
-        .rev()
-        .filter(|p| world.event_task(p) == ix)
-        .find_map(|p| match world.event_kind(p) {
-            EventKind::Status(h) => Some(h),
-            EventKind::Task { history, .. } => history.checked_sub(1),
-            _ => None,
-        })
-        .unwrap_or(0);
-    let mut update = export::stream_event(world, v, ix, EventKind::Status(entry), false);
-    let message = export::stream_event(world, v, ix, EventKind::Message(m), false);
-    match v {
-        A2aVersion::V1_0 => {
-            update["statusUpdate"]["status"]["message"] = message["message"].clone()
-        }
-        A2aVersion::V0_3 => update["status"]["message"] = message,
-    }
-    update
-}
-
 /// `n` ticks in real time.
 fn ticks(tick: Duration, n: u64) -> Duration {
     tick.saturating_mul(n.min(u32::MAX as u64) as u32)
-}
-
-/// The task as it stands, as a stream event.
-pub fn task_event(world: &World, v: A2aVersion, ix: TaskIx) -> Value {
-    as_stream_event(export::task_value(world, v, ix), v)
-}
-
-/// A Task as a stream event: 1.0 wraps it (`StreamResponse`), 0.3 sends it as it is.
-pub fn as_stream_event(task: Value, v: A2aVersion) -> Value {
-    match v {
-        A2aVersion::V1_0 => json!({ "task": task }),
-        A2aVersion::V0_3 => task,
-    }
 }
 
 pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
@@ -360,53 +287,6 @@ pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
         }
 }
 
-fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
-    let matching: Vec<usize> = (0..world.tasks.len())
-        .filter(|&ix| {
-            let t = &world.tasks[ix];
-            owns(world, q.caller, ix)
-                && t.agent() == q.agent
-                && q.context_id
-                    .as_deref()
-                    .is_none_or(|c| t.context.to_string() == c)
-                && q.status.is_none_or(|s| t.state == s)
-                && q.status_after.is_none_or(|after| {
-                    t.history
-                        .last()
-                        .is_some_and(|h| world.scenario.clock.millis(h.tick) > after)
-                })
-        })
-        .collect();
-    let page: Vec<Value> = matching
-        .iter()
-        .skip(q.offset)
-        .take(q.page_size)
-        .map(|&ix| {
-            let mut task =
-                super::protocol::trim_history(export::task_value(world, v, ix), q.history_length);
-            // ListTasks leaves artifacts out unless asked for them.
-            if !q.include_artifacts
-                && let Some(o) = task.as_object_mut()
-            {
-                o.remove("artifacts");
-            }
-            task
-        })
-        .collect();
-    let end = q.offset.saturating_add(q.page_size);
-    let next = if end < matching.len() {
-        end.to_string()
-    } else {
-        String::new()
-    };
-    json!({
-        "tasks": page,
-        "nextPageToken": next,
-        "pageSize": q.page_size,
-        "totalSize": matching.len(),
-    })
-}
-
 /// Runs the owner loop until [`Req::Shutdown`] (or every sender is gone); writes the report.
 pub fn run(
     scenario: &'static Scenario,
@@ -415,6 +295,18 @@ pub fn run(
 ) -> Result<(), String> {
     let mut world = World::new(scenario);
     world.pace_events();
+    // The report is written as the session runs: a long session keeps no step it wrote.
+    let mut file = match &settings.report {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let mut report = file
+        .as_mut()
+        .map(|f| Session::begin(&world, f as &mut dyn std::io::Write));
+    let mut failed = None;
+    let mut steps = ServedSteps::default();
     let tick = Duration::from_millis(settings.tick_ms);
     // When the earliest scheduled activity was found due in the future, and at which tick.
     let mut waiting: Option<(Instant, u64)> = None;
@@ -452,6 +344,7 @@ pub fn run(
                 }
                 // Real time has already waited for this work: its webhooks are due now.
                 notify(&world, &settings, &raw_urls, &mut pushed, None);
+                write_steps(&mut world, &mut report, &mut failed);
                 waiting = None;
                 continue;
             }
@@ -473,7 +366,7 @@ pub fn run(
                 if let Some(f) = refused {
                     break 'step Answer::Error(f);
                 }
-                let step: &'static Step = Box::leak(step);
+                let step = steps.keep(step, world.tasks.len());
                 let held = world.push_urls.len();
                 let mut answer = answer_step(&mut world, step, version, stream, tick);
                 if world.push_urls.len() > held {
@@ -498,7 +391,7 @@ pub fn run(
                 }
                 answer
             }
-            Req::List(q, v) => Answer::Value(list(&world, &q, v)),
+            Req::List(q, v) => Answer::Value(list_tasks::list(&world, &q, v)),
             Req::Subscribe {
                 caller,
                 agent,
@@ -527,16 +420,47 @@ pub fn run(
             &mut pushed,
             Some((arrived, idle_before)),
         );
+        write_steps(&mut world, &mut report, &mut failed);
     }
     // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed
     // sequence of requests does not depend on when the session was stopped.
     world.finish();
     notify(&world, &settings, &raw_urls, &mut pushed, None);
     subscriptions.close_all(&world);
-    if let Some(path) = &settings.report {
-        let mut out = Vec::new();
-        output::report::json::write(&world, &mut out).map_err(|e| e.to_string())?;
-        std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    let finished = match (failed, report) {
+        (Some(e), _) => Err(e),
+        (None, Some(report)) => report.finish(&world),
+        (None, None) => Ok(()),
+    };
+    match (finished, &settings.report) {
+        (Err(e), Some(path)) => Err(format!("{}: {e}", path.display())),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// Steps kept after they were written, before the world forgets them (a batch at a time: a
+/// forget moves the steps still held).
+const FORGET_AFTER: usize = 4096;
+
+/// Writes the steps that are final to the report, and lets the world forget those written (all
+/// of them when there is no report: nothing needs them). A report that cannot be written is
+/// given up, and the failure kept for the session's end.
+fn write_steps(
+    world: &mut World,
+    report: &mut Option<Session>,
+    failed: &mut Option<std::io::Error>,
+) {
+    if let Some(r) = report
+        && let Err(e) = r.steps(world, false)
+    {
+        *failed = Some(e);
+        *report = None;
+    }
+    let done = match report {
+        Some(r) => r.written() - world.steps_forgotten,
+        None => world.steps.len(),
+    };
+    if done >= FORGET_AFTER {
+        world.forget_steps(done);
+    }
 }

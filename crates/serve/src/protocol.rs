@@ -3,10 +3,12 @@
 
 use serde_json::{Value, json};
 
-use super::owner::{Failure, FailureKind, ListQuery, PushOp, PushQuery, Req};
+use super::list_tasks::ListQuery;
+use super::message::{Kind, bool_field, invalid, message_spec, str_field, typed};
+use super::owner::{Failure, FailureKind, PushOp, PushQuery, Req};
 use engine::push::Secret;
 use engine::scenario::{
-    AgentIx, CallerIx, ContextSpec, MessageSpec, PushSpec, Send, SendParts, Step, Target, TaskRef,
+    AgentIx, CallerIx, ContextSpec, PushSpec, Send, SendParts, Step, Target, TaskRef,
 };
 use output::protocol::version::A2aVersion;
 
@@ -52,85 +54,6 @@ pub fn method(name: &str) -> Option<(Op, A2aVersion)> {
         "DeleteTaskPushNotificationConfig" => (Op::DeletePush, V1_0),
         "GetExtendedAgentCard" => (Op::ExtendedCard, V1_0),
         _ => return None,
-    })
-}
-
-fn invalid(msg: impl Into<String>) -> Failure {
-    Failure::new(FailureKind::InvalidParams, msg)
-}
-
-fn str_field<'a>(o: &'a Value, key: &str) -> Result<Option<&'a str>, Failure> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(invalid(format!("`{key}` must be a string"))),
-    }
-}
-
-fn bool_field(o: &Value, key: &str) -> Result<Option<bool>, Failure> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(invalid(format!("`{key}` must be a boolean"))),
-    }
-}
-
-/// The text and data a message's parts carry (text parts joined by newlines, data parts merged).
-fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
-    if !message.is_object() {
-        return Err(invalid("`message` must be an object"));
-    }
-    if str_field(message, "messageId")?.is_none() {
-        return Err(invalid("`message.messageId` is required"));
-    }
-    match message.get("role").and_then(Value::as_str) {
-        Some("ROLE_USER" | "user") => {}
-        _ => {
-            return Err(invalid(
-                "`message.role` must be `ROLE_USER` (1.0) or `user` (0.3): a request's message is its client's",
-            ));
-        }
-    }
-    let parts = match message.get("parts") {
-        Some(Value::Array(parts)) if !parts.is_empty() => parts,
-        _ => {
-            return Err(invalid(
-                "`message.parts` must be a list of at least one part",
-            ));
-        }
-    };
-    let mut text: Vec<&str> = Vec::new();
-    let mut data: Option<serde_json::Map<String, Value>> = None;
-    for part in parts {
-        if let Some(t) = part.get("text") {
-            let Value::String(t) = t else {
-                return Err(invalid("a part's `text` must be a string"));
-            };
-            text.push(t);
-        } else if let Some(d) = part.get("data") {
-            // 0.3 data parts hold an object; 1.0's may hold any value, kept under `value`.
-            let map = match d {
-                Value::Object(m) => m.clone(),
-                other => {
-                    let mut m = serde_json::Map::new();
-                    m.insert("value".into(), other.clone());
-                    m
-                }
-            };
-            data.get_or_insert_with(Default::default).extend(map);
-        } else if ["file", "raw", "url"].iter().any(|k| part.get(k).is_some()) {
-            // The scripted agents read text and data; a file would be dropped unread.
-            return Err(Failure::new(
-                FailureKind::ContentTypeNotSupported,
-                "the simulated agents take text and data parts, not files",
-            ));
-        } else if !part.is_object() {
-            return Err(invalid("each part must be an object"));
-        }
-    }
-    Ok(MessageSpec {
-        text: text.join("\n").into(),
-        data: data.map(Box::new),
     })
 }
 
@@ -211,6 +134,12 @@ pub fn request(
     if !params.is_object() {
         return Err(invalid("`params` must be an object"));
     }
+    // Every 1.0 request may name its tenant; a send may carry metadata.
+    typed(
+        params,
+        "",
+        &[("tenant", Kind::Text), ("metadata", Kind::Object)],
+    )?;
     let (step, push_id) = match op {
         Op::Send | Op::Stream => {
             let message = params
@@ -413,11 +342,18 @@ fn list_query(params: &Value, caller: CallerIx, agent: AgentIx) -> Result<ListQu
 fn history_length(o: &Value) -> Result<Option<usize>, Failure> {
     match o.get("historyLength") {
         None | Some(Value::Null) => Ok(None),
+        // An `int32` in the proto: what does not fit is no historyLength.
         Some(v) => v
             .as_u64()
             .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-            .map(|n| Some(usize::try_from(n).unwrap_or(usize::MAX)))
-            .ok_or_else(|| invalid("`historyLength` must be a whole number, 0 or more")),
+            .filter(|&n| n <= i32::MAX as u64)
+            .map(|n| Some(n as usize))
+            .ok_or_else(|| {
+                invalid(format!(
+                    "`historyLength` must be a whole number from 0 to {}",
+                    i32::MAX
+                ))
+            }),
     }
 }
 

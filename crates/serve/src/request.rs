@@ -4,7 +4,7 @@
 use bytes::Bytes;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::CONTENT_LENGTH;
+use hyper::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST, TRANSFER_ENCODING};
 use hyper::{Request, Response};
 use serde_json::json;
 
@@ -58,6 +58,87 @@ pub(super) fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize,
     }
 }
 
+/// Why a request's `Host` is not one this server answers to, if it is not. A web page that
+/// rebinds its own name to this machine's address (DNS rebinding) reaches the server under that
+/// name: only IP addresses, `localhost` and the `--advertise-host` name are taken.
+pub(super) fn foreign_host(state: &State, req: &Request<Incoming>) -> Option<String> {
+    let authority = match req.uri().authority() {
+        // An absolute request target names the host itself (RFC 9112 §3.2.2).
+        Some(a) => a.as_str().to_string(),
+        None => match req.headers().get(HOST).map(|h| h.to_str()) {
+            Some(Ok(h)) => h.trim().to_string(),
+            Some(Err(_)) => return Some("the Host header is not text".to_string()),
+            None => return Some("a request needs a Host header".to_string()),
+        },
+    };
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').map_or(v6, |(h, _)| h),
+        None => authority
+            .rsplit_once(':')
+            .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(authority.as_str(), |(h, _)| h),
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let taken = host.parse::<std::net::IpAddr>().is_ok()
+        || host == "localhost"
+        || host.ends_with(".localhost")
+        || state.advertised.as_deref() == Some(host.as_str());
+    (!taken).then(|| {
+        format!(
+            "Host `{}` is not a name this server answers to: reach it by IP address, `localhost` or the name given to --advertise-host",
+            authority.escape_debug()
+        )
+    })
+}
+
+/// Why a request's body is in a form this server does not read (RFC 9110's 415), if it is: a
+/// content coding (gzip, say) other than `identity`, or a media type other than JSON's. A body
+/// without a Content-Type is read as JSON; one without a body is not looked at.
+pub(super) fn unsupported_media(req: &Request<Incoming>) -> Option<String> {
+    let headers = req.headers();
+    // HTTP/1.1: a request has a body when it says how long (and not 0) or how it is chunked.
+    let has_body = headers.contains_key(TRANSFER_ENCODING)
+        || headers
+            .get(CONTENT_LENGTH)
+            .is_some_and(|h| !h.to_str().is_ok_and(|v| v.trim() == "0"));
+    if !has_body {
+        return None;
+    }
+    for coding in headers.get_all(CONTENT_ENCODING) {
+        let coding = coding.to_str().unwrap_or("?");
+        let other = coding
+            .split(',')
+            .map(str::trim)
+            .find(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"));
+        if let Some(c) = other {
+            return Some(format!(
+                "Content-Encoding `{}` is not read here: send the body as it is (identity)",
+                c.escape_debug()
+            ));
+        }
+    }
+    let content_type = headers.get(CONTENT_TYPE)?;
+    let text = content_type.to_str().unwrap_or("?");
+    let mut params = text.split(';').map(str::trim);
+    let media = params.next().unwrap_or_default().to_ascii_lowercase();
+    let charset_ok = params.all(|p| match p.split_once('=') {
+        Some((k, v)) if k.trim().eq_ignore_ascii_case("charset") => {
+            v.trim().trim_matches('"').eq_ignore_ascii_case("utf-8")
+        }
+        _ => true,
+    });
+    if JSON_MEDIA.contains(&media.as_str()) && charset_ok {
+        return None;
+    }
+    Some(format!(
+        "Content-Type `{}` is not read here: send JSON as `application/json` (UTF-8)",
+        text.escape_debug()
+    ))
+}
+
+/// The media types a body is read as: JSON's, and A2A's name for its JSON.
+const JSON_MEDIA: [&str; 2] = ["application/json", "application/a2a+json"];
+
 pub(super) async fn read_body(
     state: &State,
     req: Request<Incoming>,
@@ -77,10 +158,15 @@ pub(super) async fn read_body(
     {
         return Err(too_large());
     }
-    match Limited::new(req.into_body(), state.max_body)
-        .collect()
-        .await
-    {
+    // A body trickled in a byte at a time holds the connection no longer than a slow head may.
+    let read = Limited::new(req.into_body(), state.max_body).collect();
+    let Ok(read) = tokio::time::timeout(state.body_timeout, read).await else {
+        return Err(json_response(
+            408,
+            &json!({"error": {"code": 408, "status": "DEADLINE_EXCEEDED", "message": format!("the request body did not arrive within {} s", state.body_timeout.as_secs_f64())}}),
+        ));
+    };
+    match read {
         Ok(b) => Ok(b.to_bytes()),
         Err(e)
             if e.downcast_ref::<http_body_util::LengthLimitError>()

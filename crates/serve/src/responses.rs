@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::owner::{self, Failure};
 use super::protocol;
 use super::sse::{self, LiveBody, Streams};
+use super::strict_json::RpcId;
 
 pub(super) type Body = BoxBody<Bytes, Infallible>;
 
@@ -25,7 +26,11 @@ pub(super) fn response(status: u16, content_type: &'static str, body: Bytes) -> 
 }
 
 pub(super) fn json_response(status: u16, v: &Value) -> Response<Body> {
-    let body = serde_json::to_vec(v).unwrap_or_default();
+    json_bytes_response(status, serde_json::to_vec(v).unwrap_or_default())
+}
+
+/// A JSON body already serialised (a JSON-RPC envelope with its id as written).
+pub(super) fn json_bytes_response(status: u16, body: Vec<u8>) -> Response<Body> {
     let mut r = response(status, "application/json", Bytes::from(body));
     if status == 401 {
         // RFC 9110: a 401 names the scheme to authenticate with.
@@ -37,8 +42,8 @@ pub(super) fn json_response(status: u16, v: &Value) -> Response<Body> {
     r
 }
 
-/// A finished stream: every event at once, as `text/event-stream`.
-pub(super) fn sse(events: impl IntoIterator<Item = Value>) -> Response<Body> {
+/// A finished stream: every event (each serialised) at once, as `text/event-stream`.
+pub(super) fn sse(events: impl IntoIterator<Item = Vec<u8>>) -> Response<Body> {
     let mut body = Vec::new();
     for e in events {
         sse::frame(&mut body, &e);
@@ -46,12 +51,12 @@ pub(super) fn sse(events: impl IntoIterator<Item = Value>) -> Response<Body> {
     event_stream(Full::new(Bytes::from(body)).boxed())
 }
 
-/// A live stream: each event as the world records it, each wrapped by `wrap` (JSON-RPC's
-/// envelope, or nothing), until the world ends it.
+/// A live stream: each event as the world records it, each serialised by `wrap` (in JSON-RPC's
+/// envelope, or as it is), until the world ends it.
 pub(super) fn live(
     streams: &Streams,
     stream: owner::LiveStream,
-    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+    wrap: impl Fn(Value) -> Vec<u8> + Send + Sync + 'static,
 ) -> Response<Body> {
     event_stream(LiveBody::new(streams, stream, wrap).boxed())
 }
@@ -62,7 +67,7 @@ pub(super) fn live(
 pub(super) fn paced(
     streams: &Streams,
     events: Vec<(Value, Duration)>,
-    wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+    wrap: impl Fn(Value) -> Vec<u8> + Send + Sync + 'static,
 ) -> Response<Body> {
     if events.iter().all(|(_, after)| after.is_zero()) {
         return sse(events.into_iter().map(|(e, _)| wrap(e)));
@@ -100,19 +105,68 @@ pub(super) fn rest_failure(f: &Failure) -> Response<Body> {
     json_response(status, &body)
 }
 
-pub(super) fn rpc_failure(id: &Value, code: i64, message: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+/// An event as it is (the HTTP+JSON binding's streams).
+pub(super) fn bare(event: Value) -> Vec<u8> {
+    serde_json::to_vec(&event).unwrap_or_default()
+}
+
+/// A JSON-RPC response: `{"jsonrpc":"2.0","id":ID,MEMBER:VALUE}` with the id as the request wrote
+/// it (serde_json's compact form otherwise).
+pub(super) fn rpc_bytes(id: &RpcId, member: &str, value: &Value) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.json().as_bytes());
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(member.as_bytes());
+    out.extend_from_slice(b"\":");
+    // A Value always serialises.
+    let _ = serde_json::to_writer(&mut out, value);
+    out.push(b'}');
+    out
+}
+
+pub(super) fn rpc_failure(id: &RpcId, code: i64, message: &str) -> Vec<u8> {
+    rpc_bytes(id, "error", &json!({"code": code, "message": message}))
 }
 
 /// JSON-RPC's success envelope for answers to the request `id`.
-pub(super) fn envelope(id: Value) -> impl Fn(Value) -> Value + Send + Sync + 'static {
-    move |result| json!({"jsonrpc": "2.0", "id": id, "result": result})
+pub(super) fn envelope(id: RpcId) -> impl Fn(Value) -> Vec<u8> + Send + Sync + 'static {
+    move |result| rpc_bytes(&id, "result", &result)
 }
 
 pub(super) fn not_found(message: &str) -> Response<Body> {
     json_response(
         404,
         &json!({"error": {"code": 404, "status": "NOT_FOUND", "message": message}}),
+    )
+}
+
+/// 415: a body this server does not read, in the binding's error shape (JSON-RPC's before any
+/// id could be read). `Accept-Encoding` says which codings would do (RFC 9110 §15.5.16).
+pub(super) fn unsupported_media_type(rest: bool, why: &str) -> Response<Body> {
+    let mut r = if rest {
+        json_response(
+            415,
+            &json!({"error": {"code": 415, "status": "INVALID_ARGUMENT", "message": why}}),
+        )
+    } else {
+        json_bytes_response(
+            415,
+            rpc_failure(&RpcId::null(), -32600, &format!("Invalid Request: {why}")),
+        )
+    };
+    r.headers_mut().insert(
+        hyper::header::ACCEPT_ENCODING,
+        HeaderValue::from_static("identity"),
+    );
+    r
+}
+
+/// 421: a request for a host this server does not answer to.
+pub(super) fn misdirected(why: &str) -> Response<Body> {
+    json_response(
+        421,
+        &json!({"error": {"code": 421, "status": "PERMISSION_DENIED", "message": why}}),
     )
 }
 

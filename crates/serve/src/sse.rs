@@ -14,15 +14,14 @@ use tokio::sync::watch;
 
 use super::owner::LiveStream;
 
-/// Appends `data: EVENT` and the blank line that ends an event.
-pub fn frame(out: &mut Vec<u8>, event: &Value) {
+/// Appends `data: EVENT` (serialised JSON, one line) and the blank line that ends an event.
+pub fn frame(out: &mut Vec<u8>, event: &[u8]) {
     out.extend_from_slice(b"data: ");
-    // A Value always serialises.
-    let _ = serde_json::to_writer(&mut *out, event);
+    out.extend_from_slice(event);
     out.extend_from_slice(b"\n\n");
 }
 
-type Wrap = Box<dyn Fn(Value) -> Value + Send + Sync>;
+type Wrap = Box<dyn Fn(Value) -> Vec<u8> + Send + Sync>;
 
 /// What the live streams share: whether the server is stopping, and how many are open (a server
 /// with an open stream is not idle).
@@ -56,7 +55,7 @@ impl LiveBody {
     pub fn new(
         streams: &Streams,
         stream: LiveStream,
-        wrap: impl Fn(Value) -> Value + Send + Sync + 'static,
+        wrap: impl Fn(Value) -> Vec<u8> + Send + Sync + 'static,
     ) -> Self {
         streams.open.fetch_add(1, Ordering::SeqCst);
         LiveBody {

@@ -5,7 +5,8 @@
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
-use super::owner::{Answer, Failure, FailureKind, owns, served_event, task_event};
+use super::owner::{Answer, Failure, FailureKind, owns};
+use super::stream_events::{served_event, task_event};
 use engine::record::EventKind;
 use engine::scenario::{AgentIx, CallerIx};
 use engine::task::{TaskIx, parse_task_id, task_id};

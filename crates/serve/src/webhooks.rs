@@ -22,6 +22,7 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::{ClientConfig, RootCertStore, crypto::ring};
 
 use super::owner::Notification;
+use super::push_address;
 
 /// The TLS client of https webhooks: the web's roots (webpki-roots) and the PEM certificates of
 /// `extra` (`--push-ca`: a private CA, or a local receiver's self-signed certificate).
@@ -54,14 +55,18 @@ pub fn tls_connector(extra: Option<&Path>) -> Result<TlsConnector, String> {
 }
 
 /// Hands each notification to its receiver's queue (one task a URL), and waits for every queue
-/// to drain once the world stops sending.
-pub(super) async fn deliver_all(mut rx: UnboundedReceiver<Notification>, tls: TlsConnector) {
+/// to drain once the world stops sending. `allow_loopback`: `--allow-loopback-push`.
+pub(super) async fn deliver_all(
+    mut rx: UnboundedReceiver<Notification>,
+    tls: TlsConnector,
+    allow_loopback: bool,
+) {
     let mut queues: HashMap<String, UnboundedSender<Notification>> = HashMap::new();
     let mut workers = JoinSet::new();
     while let Some(n) = rx.recv().await {
         let queue = queues.entry(n.url.clone()).or_insert_with(|| {
             let (tx, rx) = unbounded_channel();
-            workers.spawn(deliver_each(rx, tls.clone()));
+            workers.spawn(deliver_each(rx, tls.clone(), allow_loopback));
             tx
         });
         let _ = queue.send(n);
@@ -71,7 +76,13 @@ pub(super) async fn deliver_all(mut rx: UnboundedReceiver<Notification>, tls: Tl
 }
 
 /// One receiver's notifications in order, each retried on `backoff × 2^(k−2)` (faults.md §2).
-async fn deliver_each(mut rx: UnboundedReceiver<Notification>, tls: TlsConnector) {
+/// A receiver whose name resolves where no webhook may go is said once, on stderr.
+async fn deliver_each(
+    mut rx: UnboundedReceiver<Notification>,
+    tls: TlsConnector,
+    allow_loopback: bool,
+) {
+    let mut warned = false;
     while let Some(n) = rx.recv().await {
         tokio::time::sleep_until(tokio::time::Instant::from_std(n.at)).await;
         for k in 1..=n.attempts {
@@ -79,28 +90,35 @@ async fn deliver_each(mut rx: UnboundedReceiver<Notification>, tls: TlsConnector
                 let factor = 1u32.checked_shl(k - 2).unwrap_or(u32::MAX);
                 tokio::time::sleep(n.backoff.saturating_mul(factor)).await;
             }
-            if post(&n, &tls).await {
-                break;
+            match post(&n, &tls, allow_loopback).await {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(why) => {
+                    if !std::mem::replace(&mut warned, true) {
+                        eprintln!("a2a-sim: webhook not sent: {why}");
+                    }
+                }
             }
         }
     }
 }
 
-/// One webhook POST; whether the receiver answered 2xx.
-async fn post(n: &Notification, tls: &TlsConnector) -> bool {
+/// One webhook POST; whether the receiver answered 2xx, or why it was not sent at all.
+async fn post(n: &Notification, tls: &TlsConnector, allow_loopback: bool) -> Result<bool, String> {
     let Ok(url) = url::Url::parse(&n.url) else {
-        return false;
+        return Ok(false);
     };
     let Some(host) = url.host_str() else {
-        return false;
+        return Ok(false);
     };
     let Some(port) = url.port_or_known_default() else {
-        return false;
+        return Ok(false);
     };
     let bare = host.trim_matches(['[', ']']);
-    let connect = tokio::net::TcpStream::connect((bare, port));
+    let addrs = push_address::resolve(bare, port, allow_loopback).await?;
+    let connect = tokio::net::TcpStream::connect(&addrs[..]);
     let Ok(Ok(stream)) = tokio::time::timeout(Duration::from_secs(5), connect).await else {
-        return false;
+        return Ok(false);
     };
     let target = match url.query() {
         Some(q) => format!("{}?{q}", url.path()),
@@ -116,13 +134,13 @@ async fn post(n: &Notification, tls: &TlsConnector) -> bool {
         .header("X-A2A-Notification-Token", n.token.as_str())
         .body(Full::new(Bytes::from(n.body.clone())))
     else {
-        return false;
+        return Ok(false);
     };
-    match url.scheme() {
+    Ok(match url.scheme() {
         "http" => send(stream, req).await,
         "https" => {
             let Ok(name) = ServerName::try_from(bare.to_string()) else {
-                return false;
+                return Ok(false);
             };
             let handshake = tls.connect(name, stream);
             match tokio::time::timeout(Duration::from_secs(5), handshake).await {
@@ -131,7 +149,7 @@ async fn post(n: &Notification, tls: &TlsConnector) -> bool {
             }
         }
         _ => false,
-    }
+    })
 }
 
 async fn send<IO>(io: IO, req: Request<Full<Bytes>>) -> bool

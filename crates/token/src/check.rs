@@ -89,9 +89,13 @@ pub fn inspect(
         );
         return out;
     };
-    out.push("format", Verdict::Pass);
     out.header = Value::Object(header.clone());
     out.claims = Value::Object(claims.clone());
+    if let Err(why) = crit_check(&header) {
+        out.push("format", Verdict::Fail(why));
+        return out;
+    }
+    out.push("format", Verdict::Pass);
 
     let alg = alg_check(&header, policy);
     out.push(
@@ -101,6 +105,34 @@ pub fn inspect(
     signature_checks(&mut out, token.trim(), &header, alg.ok(), keys);
     claim_checks(&mut out, &claims, policy, now_ms);
     out
+}
+
+/// RFC 7515 §4.1.11: the extensions a header's `crit` lists must be understood, or the token is
+/// refused. The one understood is RFC 7797's `b64` when true (the usual encoding), as the
+/// verifying crate reads it.
+fn crit_check(header: &Map<String, Value>) -> Result<(), String> {
+    let Some(crit) = header.get("crit") else {
+        return Ok(());
+    };
+    let names: Option<Vec<&str>> = crit
+        .as_array()
+        .filter(|l| !l.is_empty())
+        .and_then(|l| l.iter().map(Value::as_str).collect());
+    let Some(names) = names else {
+        return Err(
+            "header `crit` is not a non-empty list of extension names (RFC 7515 §4.1.11)"
+                .to_string(),
+        );
+    };
+    let understood = |n: &&str| *n == "b64" && header.get("b64") == Some(&Value::Bool(true));
+    match names.iter().find(|n| !understood(n)) {
+        Some(n) => Err(format!(
+            "header `crit` lists `{}`, an extension this verifier does not understand: a token with one is refused (RFC 7515 §4.1.11)",
+            short(n)
+        )),
+        None if names.len() > 1 => Err("header `crit` lists `b64` more than once".to_string()),
+        None => Ok(()),
+    }
 }
 
 fn alg_check(header: &Map<String, Value>, policy: &TokenPolicy) -> Result<Alg, String> {

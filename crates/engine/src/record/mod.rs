@@ -82,6 +82,9 @@ pub struct Record<'s> {
     pub(crate) token_refusals: Vec<String>,
     /// Requests a server session ran as steps after the scenario's own (`serve`; empty in `run`).
     pub served: Vec<&'s Step>,
+    /// How many of the oldest steps a server session wrote out and dropped: `steps` and `served`
+    /// hold the rest (see [`World::forget_steps`](crate::world::World::forget_steps); 0 in `run`).
+    pub steps_forgotten: usize,
 }
 
 impl<'s> Record<'s> {
@@ -132,12 +135,19 @@ impl<'s> Record<'s> {
         list
     }
 
-    /// The step at `i` (0-based): the scenario's own, then the requests a session served.
+    /// The step at `i` (0-based): the scenario's own, then the requests a session served (not
+    /// one it forgot).
     pub fn step_at(&self, i: usize) -> &'s Step {
+        let scripted = self.scenario.steps.len();
         match self.scenario.steps.get(i) {
             Some(s) => s,
-            None => self.served[i - self.scenario.steps.len()],
+            None => self.served[i - scripted - self.steps_forgotten.saturating_sub(scripted)],
         }
+    }
+
+    /// The record of step `i` (0-based), unless forgotten.
+    pub fn step_record(&self, i: usize) -> Option<&StepRecord> {
+        self.steps.get(i.checked_sub(self.steps_forgotten)?)
     }
 
     /// A task's artifacts as the internal record reads them: text parts joined with a blank line,

@@ -14,6 +14,7 @@ use crate::report::pretty::{ChunkWriter, Pretty};
 use engine::record::Record;
 use engine::record::*;
 use engine::task::{Artifact, Context, Decision, Message, Role, Task};
+use engine::world::World;
 
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -58,6 +59,13 @@ impl<I: Iterator<Item = T> + Clone, T: Serialize> Serialize for Seq<I> {
 
 /// The report, written field by field in the contract's order.
 fn report(w: &Record, o: &mut Out) -> std::io::Result<()> {
+    head(w, o);
+    elements(o, &w.steps, |o, i, r| step(w, o, i, r))?;
+    rest(w, o)
+}
+
+/// What comes before the steps, up to the opening of their array.
+fn head(w: &Record, o: &mut Out) {
     o.open_object();
     key!(o, "format_version");
     o.u64(FORMAT_VERSION.into());
@@ -70,7 +78,10 @@ fn report(w: &Record, o: &mut Out) -> std::io::Result<()> {
     o.str(&w.scenario.name);
     key!(o, "steps");
     o.open_array();
-    elements(o, &w.steps, |o, i, r| step(w, o, i, r))?;
+}
+
+/// What comes after the steps, from the closing of their array.
+fn rest(w: &Record, o: &mut Out) -> std::io::Result<()> {
     o.close_array();
     // Only when used: reports without a matrix step stay as they were.
     if w.steps
@@ -115,6 +126,55 @@ fn report(w: &Record, o: &mut Out) -> std::io::Result<()> {
     o.close_array();
     o.close_object();
     Ok(())
+}
+
+/// The report of a server session, written as the session runs: its steps as they are final,
+/// so a long session need not keep them ([`World::forget_steps`]), and the rest at its end.
+/// The bytes are [`write`]'s for the same session. A session has no matrix steps.
+pub struct Session<'a> {
+    o: Out<'a>,
+    /// Steps written so far.
+    written: usize,
+}
+
+impl<'a> Session<'a> {
+    pub fn begin(w: &Record, out: &'a mut dyn Write) -> Self {
+        let mut o = Out::new(out);
+        head(w, &mut o);
+        Session { o, written: 0 }
+    }
+
+    /// Writes the steps not yet written that are final (and all of them with `all`, as at the
+    /// end): a stream step is final once its call is closed, its events complete.
+    pub fn steps(&mut self, w: &World, all: bool) -> std::io::Result<()> {
+        while let Some(r) = w.step_record(self.written) {
+            if let StepResult::Task {
+                stream: Some(call), ..
+            } = r.result
+                && !all
+                && w.call_open(call.get())
+            {
+                break;
+            }
+            self.o.element();
+            step(w, &mut self.o, self.written, r);
+            self.o.boundary()?;
+            self.written += 1;
+        }
+        Ok(())
+    }
+
+    /// Steps written so far.
+    pub fn written(&self) -> usize {
+        self.written
+    }
+
+    /// Writes the steps left and the rest of the report, and flushes it.
+    pub fn finish(mut self, w: &World) -> std::io::Result<()> {
+        self.steps(w, true)?;
+        rest(w, &mut self.o)?;
+        self.o.finish()
+    }
 }
 
 fn step(w: &Record, o: &mut Out, i: usize, r: &StepRecord) {

@@ -91,7 +91,9 @@ pub fn load_string_as(
                 library,
             });
         }
-        let mut warnings = locate_all(&merged, paths::warnings(&scenario));
+        let mut found = paths::warnings(&scenario);
+        found.extend(crate::push_hosts::warnings(&scenario));
+        let mut warnings = locate_all(&merged, found);
         let text = merged.sources.first().map_or("", |s| s.text.as_str());
         warnings.extend(coded(display, text, &scenario));
         crate::redact::diagnostics(&mut warnings, &texts);
@@ -298,6 +300,7 @@ impl Loader<'_> {
             }
             callers.push(self.caller(i, c, &names, tokens.is_some()));
         }
+        self.token_identities(&callers);
 
         let file_steps = file.steps.unwrap_or_default();
         // Sized once: growing a table of 50,000 aliases rehashes it 15 times.

@@ -168,6 +168,31 @@ impl Loader<'_> {
         Some(Box::new(service))
     }
 
+    /// An identity a token holds (its `sub`) is reachable only with that token: a caller given as
+    /// parameters with the same id would act as the verified caller (see its tasks, cancel them)
+    /// on nothing but a name, as `serve`'s `X-A2A-Sim-Caller` header does.
+    pub(super) fn token_identities(&mut self, callers: &[Caller]) {
+        let held: std::collections::BTreeMap<_, &str> = callers
+            .iter()
+            .filter(|c| c.token.is_some())
+            .map(|c| (c.sym, c.id.as_str()))
+            .collect();
+        for (i, c) in callers.iter().enumerate() {
+            if c.token.is_some() || c.id.is_empty() {
+                continue;
+            }
+            if let Some(name) = held.get(&c.sym) {
+                self.problem(
+                    at!["callers", i, "id"],
+                    format!(
+                        "caller `{}` is the identity the token of caller `{name}` holds (its `sub`): only that token may act as it; give this caller another id",
+                        c.id
+                    ),
+                );
+            }
+        }
+    }
+
     /// A verified caller: its handle, and the names its token's claims use (interned so the engine
     /// can map verified claims to symbols; trusted only once verified).
     pub(super) fn token_caller(

@@ -1,0 +1,70 @@
+//! ListTasks: the caller's tasks on one agent, filtered and paged, in creation order.
+
+use serde_json::{Value, json};
+
+use super::owner::owns;
+use super::protocol;
+use engine::world::World;
+use output::protocol::export;
+use output::protocol::version::A2aVersion;
+
+pub struct ListQuery {
+    pub caller: usize,
+    pub agent: usize,
+    pub context_id: Option<String>,
+    pub status: Option<engine::lifecycle::TaskState>,
+    /// Only tasks whose status changed after this instant (milliseconds since the epoch).
+    pub status_after: Option<i64>,
+    pub history_length: Option<usize>,
+    pub include_artifacts: bool,
+    pub page_size: usize,
+    pub offset: usize,
+}
+
+/// One page of the tasks the query matches, in the version's shapes.
+pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
+    let matching: Vec<usize> = (0..world.tasks.len())
+        .filter(|&ix| {
+            let t = &world.tasks[ix];
+            owns(world, q.caller, ix)
+                && t.agent() == q.agent
+                && q.context_id
+                    .as_deref()
+                    .is_none_or(|c| t.context.to_string() == c)
+                && q.status.is_none_or(|s| t.state == s)
+                && q.status_after.is_none_or(|after| {
+                    t.history
+                        .last()
+                        .is_some_and(|h| world.scenario.clock.millis(h.tick) > after)
+                })
+        })
+        .collect();
+    let page: Vec<Value> = matching
+        .iter()
+        .skip(q.offset)
+        .take(q.page_size)
+        .map(|&ix| {
+            let mut task =
+                protocol::trim_history(export::task_value(world, v, ix), q.history_length);
+            // ListTasks leaves artifacts out unless asked for them.
+            if !q.include_artifacts
+                && let Some(o) = task.as_object_mut()
+            {
+                o.remove("artifacts");
+            }
+            task
+        })
+        .collect();
+    let end = q.offset.saturating_add(q.page_size);
+    let next = if end < matching.len() {
+        end.to_string()
+    } else {
+        String::new()
+    };
+    json!({
+        "tasks": page,
+        "nextPageToken": next,
+        "pageSize": q.page_size,
+        "totalSize": matching.len(),
+    })
+}

@@ -1,0 +1,179 @@
+//! The HTTP+JSON binding: its routes (the proto's `google.api.http` paths under an agent) and
+//! a request's answer, ids from the path, filters from the query.
+
+use bytes::Bytes;
+use hyper::{Method, Response};
+use serde_json::{Value, json};
+
+use super::http::{State, ask};
+use super::owner::{Answer, Failure, FailureKind};
+use super::protocol::{self, Op};
+use super::request::url_decode;
+use super::responses::*;
+use super::stream_events::as_stream_event;
+use super::strict_json;
+use output::protocol::version::A2aVersion;
+
+/// A REST route: its operation, the task id and the push config id of its path.
+pub(super) type Route = (Op, Option<String>, Option<String>);
+
+/// Why a path under an agent has no route.
+pub(super) enum NoRoute {
+    /// No route has the path (what was asked for, for the message).
+    NotFound(String),
+    /// The path's routes take other methods.
+    MethodNotAllowed,
+}
+
+impl NoRoute {
+    pub(super) fn response(&self) -> Response<Body> {
+        match self {
+            NoRoute::NotFound(what) => not_found(&format!("no route {what}")),
+            NoRoute::MethodNotAllowed => method_not_allowed(),
+        }
+    }
+}
+
+/// The route of `method` on `rest` (the path under the agent): `None` for JSON-RPC (a POST to
+/// the agent's root).
+pub(super) fn route(method: &Method, rest: &str) -> Result<Option<Route>, NoRoute> {
+    Ok(match (method, rest) {
+        (&Method::POST, "" | "/") => None,
+        (&Method::POST, "/message:send") => Some((Op::Send, None, None)),
+        (&Method::POST, "/message:stream") => Some((Op::Stream, None, None)),
+        (&Method::GET, "/tasks") => Some((Op::List, None, None)),
+        (&Method::GET, "/extendedAgentCard") => Some((Op::ExtendedCard, None, None)),
+        (m, r) if r.starts_with("/tasks/") => {
+            let tail = &r["/tasks/".len()..];
+            let parts: Vec<&str> = tail.split('/').collect();
+            match (m, parts.as_slice()) {
+                (&Method::POST, [id]) if id.ends_with(":cancel") => Some((
+                    Op::Cancel,
+                    Some(id.trim_end_matches(":cancel").into()),
+                    None,
+                )),
+                (&Method::GET | &Method::POST, [id]) if id.ends_with(":subscribe") => Some((
+                    Op::Subscribe,
+                    Some(id.trim_end_matches(":subscribe").into()),
+                    None,
+                )),
+                (&Method::GET, [id]) => Some((Op::Get, Some(id.to_string()), None)),
+                (&Method::POST, [id, "pushNotificationConfigs"]) => {
+                    Some((Op::SetPush, Some(id.to_string()), None))
+                }
+                (&Method::GET, [id, "pushNotificationConfigs"]) => {
+                    Some((Op::ListPush, Some(id.to_string()), None))
+                }
+                (&Method::GET, [id, "pushNotificationConfigs", c]) => {
+                    Some((Op::GetPush, Some(id.to_string()), Some(c.to_string())))
+                }
+                (&Method::DELETE, [id, "pushNotificationConfigs", c]) => {
+                    Some((Op::DeletePush, Some(id.to_string()), Some(c.to_string())))
+                }
+                _ => return Err(NoRoute::NotFound(format!("{m} {r}"))),
+            }
+        }
+        (_, "" | "/" | "/message:send" | "/message:stream" | "/tasks") => {
+            return Err(NoRoute::MethodNotAllowed);
+        }
+        (m, r) => return Err(NoRoute::NotFound(format!("{m} {r}"))),
+    })
+}
+
+/// The answer to a request on the HTTP+JSON binding.
+pub(super) async fn answer(
+    state: &State,
+    (op, task, config): Route,
+    body: &Bytes,
+    query: Option<String>,
+    caller: Result<usize, Failure>,
+    agent: usize,
+    a2a_version: Option<Option<A2aVersion>>,
+) -> Response<Body> {
+    let caller = match caller {
+        Ok(c) => c,
+        Err(f) => return rest_failure(&f),
+    };
+    let mut params = if body.is_empty() {
+        json!({})
+    } else {
+        match serde_json::from_slice::<Value>(body) {
+            Ok(v) => v,
+            Err(e) => {
+                return rest_failure(&Failure::new(
+                    FailureKind::InvalidParams,
+                    format!("the body is not JSON: {e}"),
+                ));
+            }
+        }
+    };
+    if let Some(r) = strict_json::repeated_key(body) {
+        return rest_failure(&Failure::new(
+            FailureKind::InvalidParams,
+            format!("`{}` appears twice in one object of the body", r.key),
+        ));
+    }
+    // The query first: the ids of the path are the ones that count.
+    if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
+        for pair in q.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            o.insert(url_decode(k, true), json!(url_decode(v, true)));
+        }
+    }
+    if let (Some(id), Some(o)) = (task, params.as_object_mut()) {
+        // Push configs name their task `taskId` (the config is `id`); others `id`.
+        let push = matches!(
+            op,
+            Op::SetPush | Op::GetPush | Op::ListPush | Op::DeletePush
+        );
+        let key = if push { "taskId" } else { "id" };
+        o.insert(key.into(), json!(url_decode(&id, false)));
+    }
+    if let (Some(c), Some(o)) = (config, params.as_object_mut()) {
+        o.insert("id".into(), json!(url_decode(&c, false)));
+    }
+    // `A2A-Version`, when sent, picks the shapes (the binding's own is 1.0).
+    let version = match a2a_version {
+        None => A2aVersion::V1_0,
+        Some(Some(v)) => v,
+        Some(None) => {
+            return rest_failure(&Failure::new(
+                FailureKind::VersionNotSupported,
+                "A2A-Version: this server speaks 1.0 and 0.3",
+            ));
+        }
+    };
+    let req = match protocol::request(
+        op,
+        version,
+        &params,
+        caller,
+        agent,
+        &state.output_modes[agent],
+    ) {
+        Ok(r) => r,
+        Err(f) => return rest_failure(&f),
+    };
+    let stream = matches!(op, Op::Stream | Op::Subscribe);
+    match ask(state, req).await {
+        // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
+        Answer::Task(t) if stream => sse([bare(as_stream_event(t, version))]),
+        Answer::Task(t) => {
+            let t = protocol::trim_history(t, protocol::answer_history(op, &params));
+            match op {
+                Op::Send if version == A2aVersion::V1_0 => {
+                    json_response(200, &json!({ "task": t }))
+                }
+                _ => json_response(200, &t),
+            }
+        }
+        Answer::Events(events) if stream => paced(&state.streams, events, bare),
+        Answer::Events(mut events) => {
+            json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
+        }
+        Answer::Live(events) => live(&state.streams, events, bare),
+        Answer::Value(v) => json_response(200, &v),
+        Answer::Error(f) if stream => sse([bare(protocol::rest_error(&f).1)]),
+        Answer::Error(f) => rest_failure(&f),
+    }
+}
