@@ -288,7 +288,23 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
             }
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    {
+        // A process started in its own group (as the Python package starts it to stop it
+        // cleanly) gets CTRL_BREAK, not CTRL_C.
+        let brk = tokio::signal::windows::ctrl_break();
+        async move {
+            let Ok(mut brk) = brk else {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            };
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = brk.recv() => {}
+            }
+        }
+    }
+    #[cfg(not(any(unix, windows)))]
     {
         async {
             let _ = tokio::signal::ctrl_c().await;
