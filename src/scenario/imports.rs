@@ -16,12 +16,29 @@ use crate::scenario::yaml::{self, Seg};
 pub struct Source {
     pub display: String,
     pub text: String,
+    /// Built on the first problem located in this file, for all of them.
+    index: std::sync::OnceLock<yaml::Index>,
 }
 
 impl Source {
+    pub fn new(display: String, text: String) -> Self {
+        Source {
+            display,
+            text,
+            index: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The position of the value at `path` in this file.
+    pub fn locate(&self, path: &[Seg]) -> Option<(usize, usize)> {
+        self.index
+            .get_or_init(|| yaml::Index::new(&self.text))
+            .locate(&self.text, path)
+    }
+
     /// A problem at `path` in this file, located.
-    fn diagnostic(&self, path: &[Seg], message: String) -> Diagnostic {
-        let (line, column) = yaml::locate(&self.text, path).unwrap_or((1, 1));
+    pub fn diagnostic(&self, path: &[Seg], message: String) -> Diagnostic {
+        let (line, column) = self.locate(path).unwrap_or((1, 1));
         Diagnostic {
             file: self.display.clone(),
             line,
@@ -129,10 +146,7 @@ pub fn merge_owned(
         applied: Vec::new(),
         failed: Vec::new(),
     };
-    let root = Source {
-        display: display.to_string(),
-        text,
-    };
+    let root = Source::new(display.to_string(), text);
     let Some(mut root_file) = m.parse(&root, 0) else {
         crate::scenario::redact::diagnostics(&mut m.problems, &[&root.text]);
         return Err(m.problems);
@@ -301,7 +315,7 @@ impl Merger<'_> {
                     continue;
                 }
             };
-            let source = Source { display, text };
+            let source = Source::new(display, text);
             let ix = self.sources.len();
             let Some(mut imported) = self.parse(&source, ix) else {
                 continue;

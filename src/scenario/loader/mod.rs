@@ -10,7 +10,7 @@ use crate::error::{Coded, Diagnostic, LoadError, Severity, with_hint};
 use crate::protocol::timestamp::parse_rfc3339;
 use crate::scenario::file::*;
 use crate::scenario::overrides::Override;
-use crate::scenario::yaml::{self, Seg};
+use crate::scenario::yaml::Seg;
 use crate::scenario::{authority_paths, confusables, imports, paths};
 
 /// Whether a load looks for `check`'s warnings (handler bugs, laundering paths, look-alike ids)
@@ -81,8 +81,9 @@ pub fn load_string_as(
             });
         }
         let mut warnings = locate_all(&merged, paths::warnings(&scenario));
-        let text = merged.sources.first().map_or("", |s| s.text.as_str());
-        warnings.extend(coded(display, text, &scenario));
+        if let Some(root) = merged.sources.first() {
+            warnings.extend(coded(root, &scenario));
+        }
         crate::scenario::redact::diagnostics(&mut warnings, &texts);
         return Ok(Loaded {
             scenario,
@@ -98,17 +99,10 @@ pub fn load_string_as(
 
 /// `check`'s coded findings, located, in their own order: laundering paths (shortest first, walk
 /// order), then look-alike identities.
-fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
-    let mut locator = yaml::Locator::new(text);
-    let mut locate = |at: &[Seg], message: String, coded: Coded| {
-        let (line, column) = locator.locate(at).unwrap_or((1, 1));
-        Diagnostic {
-            file: display.to_string(),
-            line,
-            column,
-            message,
-            coded: Some(Box::new(coded)),
-        }
+fn coded(root: &imports::Source, scenario: &Scenario) -> Vec<Diagnostic> {
+    let locate = |at: &[Seg], message: String, coded: Coded| Diagnostic {
+        coded: Some(Box::new(coded)),
+        ..root.diagnostic(at, message)
     };
     let mut out: Vec<Diagnostic> = authority_paths::findings(scenario)
         .into_iter()

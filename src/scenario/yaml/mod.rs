@@ -24,7 +24,7 @@ mod split;
 pub use bytes::find;
 use errors::convert_error;
 pub use errors::plain_message;
-pub use locate::{Locator, locate};
+pub use locate::{Index, locate, probed_bytes};
 pub use split::{SPLIT_FROM, parse_split};
 
 /// A step of a path into a YAML document.
