@@ -15,6 +15,7 @@ mod loading;
 mod malformed;
 mod properties;
 mod protocol;
+mod redaction;
 mod reports;
 #[cfg(feature = "serve")]
 mod serve;

@@ -6,9 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::OnceLock;
+
 use crate::error::Diagnostic;
 use crate::scenario::file::{AgentFile, CallerFile, ClockFile, ScenarioFile, StepList};
 use crate::scenario::overrides::Override;
+use crate::scenario::redact;
+use crate::scenario::secrets::{self, Redact, Secrets};
 use crate::scenario::yaml::{self, Seg};
 
 /// One file of a merged scenario: how diagnostics name it, and its text.
@@ -17,7 +21,10 @@ pub struct Source {
     pub display: String,
     pub text: String,
     /// Built on the first problem located in this file, for all of them.
-    index: std::sync::OnceLock<yaml::Index>,
+    index: OnceLock<yaml::Index>,
+    /// Whether the file has an anchor, and its secret values: read when a problem needs them.
+    anchors: OnceLock<bool>,
+    secrets: OnceLock<Secrets>,
 }
 
 impl Source {
@@ -25,8 +32,21 @@ impl Source {
         Source {
             display,
             text,
-            index: std::sync::OnceLock::new(),
+            index: OnceLock::new(),
+            anchors: OnceLock::new(),
+            secrets: OnceLock::new(),
         }
+    }
+
+    /// What a message about the value at `path` of this file must not show.
+    pub fn redact(&self, path: &[Seg]) -> Redact {
+        let anchors = *self.anchors.get_or_init(|| self.text.contains('&'));
+        if !secrets::may_be_secret(path, anchors) {
+            return Redact::NOTHING;
+        }
+        self.secrets
+            .get_or_init(|| Secrets::read(&self.text))
+            .at(path)
     }
 
     /// The position of the value at `path` in this file.
@@ -43,7 +63,7 @@ impl Source {
             file: self.display.clone(),
             line,
             column,
-            message,
+            message: redact::message(&message, &self.redact(path)),
             coded: None,
         }
     }
@@ -148,7 +168,6 @@ pub fn merge_owned(
     };
     let root = Source::new(display.to_string(), text);
     let Some(mut root_file) = m.parse(&root, 0) else {
-        crate::scenario::redact::diagnostics(&mut m.problems, &[&root.text]);
         return Err(m.problems);
     };
     m.sources.push(root);
@@ -170,8 +189,6 @@ pub fn merge_owned(
         }
     }
     if !m.problems.is_empty() {
-        let texts: Vec<&str> = m.sources.iter().map(|s| s.text.as_str()).collect();
-        crate::scenario::redact::diagnostics(&mut m.problems, &texts);
         return Err(m.problems);
     }
     m.files[0] = Some(root_file);
@@ -226,11 +243,12 @@ impl Merger<'_> {
         let file = match yaml::parse_split(&s.text, "steps", yaml::SPLIT_FROM, joined) {
             Ok(f) => f,
             Err(e) => {
+                let redact = e.path.as_deref().map_or(Redact::NOTHING, |p| s.redact(p));
                 self.problems.push(Diagnostic {
                     file: s.display.clone(),
                     line: e.line,
                     column: e.column,
-                    message: e.message,
+                    message: redact::message(&e.message, &redact),
                     coded: None,
                 });
                 return None;
@@ -493,8 +511,6 @@ fn combine(
         }
     }
     if !problems.is_empty() {
-        let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
-        crate::scenario::redact::diagnostics(&mut problems, &texts);
         return Err(problems);
     }
     root.agents = any_agents.then_some(agents);

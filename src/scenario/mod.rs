@@ -12,4 +12,5 @@ pub mod overrides;
 pub mod paths;
 pub mod redact;
 pub mod schema;
+pub mod secrets;
 pub mod yaml;

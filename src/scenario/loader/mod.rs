@@ -10,8 +10,9 @@ use crate::error::{Coded, Diagnostic, LoadError, Severity, with_hint};
 use crate::protocol::timestamp::parse_rfc3339;
 use crate::scenario::file::*;
 use crate::scenario::overrides::Override;
+use crate::scenario::secrets::Redact;
 use crate::scenario::yaml::Seg;
-use crate::scenario::{authority_paths, confusables, imports, paths};
+use crate::scenario::{authority_paths, confusables, imports, paths, redact};
 
 /// Whether a load looks for `check`'s warnings (handler bugs, laundering paths, look-alike ids)
 /// in a scenario that loaded. `run` and `serve` print none, so they skip the walks.
@@ -71,7 +72,6 @@ pub fn load_string_as(
     }
     let mut scenario = loader.scenario(file, default_name);
     scenario.overrides = overrides.iter().map(Override::shown).collect();
-    let texts: Vec<&str> = merged.sources.iter().map(|s| s.text.as_str()).collect();
     if loader.problems.is_empty() && loader.extra.is_empty() {
         if find == Warnings::Skip {
             return Ok(Loaded {
@@ -84,7 +84,6 @@ pub fn load_string_as(
         if let Some(root) = merged.sources.first() {
             warnings.extend(coded(root, &scenario));
         }
-        crate::scenario::redact::diagnostics(&mut warnings, &texts);
         return Ok(Loaded {
             scenario,
             warnings,
@@ -92,8 +91,12 @@ pub fn load_string_as(
         });
     }
     let mut diagnostics = locate_all(&merged, loader.problems);
+    // Problems in key files: no value of theirs is a secret of the scenario's, but URLs and
+    // JWT-shaped text are shown as everywhere.
+    for d in &mut loader.extra {
+        d.message = redact::message(&d.message, &Redact::NOTHING);
+    }
     diagnostics.append(&mut loader.extra);
-    crate::scenario::redact::diagnostics(&mut diagnostics, &texts);
     Err(LoadError { diagnostics })
 }
 

@@ -67,6 +67,9 @@ pub struct YamlError {
     pub line: usize,
     pub column: usize,
     pub message: String,
+    /// The value serde was reading, when its message names one (`steps[3].send.push: …`): what
+    /// the message may quote is that value's.
+    pub path: Option<Vec<Seg>>,
 }
 
 /// Parses `text` into `T`, reporting the first problem with its position.
