@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod engine;
 pub mod error;
 pub mod protocol;
+pub mod regular_file;
 pub mod report;
 pub mod scenario;
 #[cfg(feature = "serve")]

@@ -19,6 +19,7 @@ mod redaction;
 mod reports;
 #[cfg(feature = "serve")]
 mod serve;
+mod special_files;
 mod tokens;
 mod views;
 mod yaml_scan;

@@ -542,7 +542,7 @@ fn combine(
 /// Whether a file is a library (a mapping without `steps`), for `test` and directory walks.
 /// A file that cannot be read or parsed is no library: loading it reports why.
 pub fn is_library_path(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::regular_file::read_text(path, crate::regular_file::SCENARIO_LIMIT) else {
         return false;
     };
     is_library_text(&text)

@@ -101,7 +101,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         return o;
     }
     let golden = golden_path(path);
-    let expected = std::fs::read(&golden)
+    let expected = crate::regular_file::read(&golden, crate::regular_file::SCENARIO_LIMIT)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).replace("\r\n", "\n"));
     if expected.as_deref() == Some(actual.as_str()) {

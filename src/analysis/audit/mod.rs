@@ -153,7 +153,10 @@ fn consume_newline(input: &mut dyn BufRead) -> std::io::Result<()> {
 
 /// Audits one file; a file that cannot be read is an error, not a finding.
 pub fn audit_file(path: &Path, sink: &mut dyn FnMut(Finding)) -> std::io::Result<Totals> {
-    let file = std::fs::File::open(path)?;
+    let file = crate::regular_file::open_stream(path).map_err(|e| match e {
+        crate::regular_file::ReadError::Io(e) => e,
+        other => std::io::Error::other(other.to_string()),
+    })?;
     let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
     audit_reader(&mut reader, sink)
 }
