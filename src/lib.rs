@@ -11,6 +11,7 @@ pub mod cli;
 pub mod corpus;
 pub mod engine;
 pub mod error;
+pub mod escape;
 pub mod protocol;
 pub mod regular_file;
 pub mod report;

@@ -7,6 +7,7 @@ mod behaviour;
 mod cli;
 mod common;
 mod engine;
+mod escapes;
 mod everyday;
 mod faults;
 mod goldens;

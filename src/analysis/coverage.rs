@@ -227,8 +227,9 @@ fn pct(n: usize, of: usize) -> f64 {
 /// The human text of [`Coverage::json`].
 pub fn human(doc: &Value) -> String {
     let mut out = String::new();
+    // One line each: a file or agent name in it is shown escaped ([`crate::escape`]).
     let mut line = |s: String| {
-        out.push_str(&s);
+        out.push_str(&crate::escape::text(&s));
         out.push('\n');
     };
     let words = |v: &Value| -> String {
@@ -327,7 +328,7 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> i32
     let files = match crate::corpus::expand(paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("a2a-sim: {e}");
+            eprintln!("a2a-sim: {}", crate::escape::Escaped(&e));
             return EXIT_LOAD;
         }
     };

@@ -36,13 +36,17 @@ pub(super) fn card_cmd(
             name,
             names.iter().copied(),
         );
-        eprintln!("{msg}; the agents are: {}", names.join(", "));
+        eprintln!(
+            "{}",
+            crate::escape::Escaped(&format!("{msg}; the agents are: {}", names.join(", ")))
+        );
         return EXIT_LOAD;
     };
     match card::card_json(&a.card, version) {
         Ok(doc) => finish(report_json::write_pretty(&doc, &mut out), 0),
         Err(e) => {
-            eprintln!("{}: agent `{name}`: {e}", file.display());
+            let msg = format!("{}: agent `{name}`: {e}", file.display());
+            eprintln!("{}", crate::escape::Escaped(&msg));
             EXIT_LOAD
         }
     }
@@ -76,14 +80,15 @@ pub(super) fn convert(
     let (name, text) = match read_input(file.as_deref()) {
         Ok(input) => input,
         Err(e) => {
-            eprintln!("{e:#}");
+            eprintln!("{}", crate::escape::Escaped(&format!("{e:#}")));
             return EXIT_LOAD;
         }
     };
     let doc: serde_json::Value = match serde_json::from_str(&text) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("{name}:{}:{}: not JSON: {e}", e.line(), e.column());
+            let msg = format!("{name}:{}:{}: not JSON: {e}", e.line(), e.column());
+            eprintln!("{}", crate::escape::Escaped(&msg));
             return EXIT_LOAD;
         }
     };
@@ -122,7 +127,7 @@ pub(super) fn convert(
             0,
         ),
         Err(e) => {
-            eprintln!("{name}: {e}");
+            eprintln!("{}", crate::escape::Escaped(&format!("{name}: {e}")));
             EXIT_LOAD
         }
     }

@@ -77,7 +77,7 @@ pub(super) fn run(
     let files = match corpus::expand_scenarios(paths, jobs) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("a2a-sim: {e}");
+            eprintln!("a2a-sim: {}", crate::escape::Escaped(&e));
             return EXIT_LOAD;
         }
     };
@@ -107,7 +107,7 @@ pub(super) fn run(
                     return Some(bytes);
                 }
                 Err(Rendered::LoadError(e)) => e.to_string(),
-                Err(Rendered::ExportError(e)) => e,
+                Err(Rendered::ExportError(e)) => crate::escape::text(&e).into_owned(),
             };
             let _ = out.flush();
             eprintln!("{problem}");

@@ -67,7 +67,8 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
         && !scenario.agents.iter().any(|a| a.name() == root)
     {
         eprintln!(
-            "a2a-sim: --root-agent `{root}` names no agent of the scenario; `a2a-sim card FILE --list` lists them"
+            "a2a-sim: --root-agent `{}` names no agent of the scenario; `a2a-sim card FILE --list` lists them",
+            crate::escape::Escaped(root)
         );
         return 2;
     }
@@ -78,7 +79,8 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
                 .is_ok_and(|u| u.host_str().is_some_and(|h| h.eq_ignore_ascii_case(host)));
         if !ok {
             eprintln!(
-                "a2a-sim: --advertise-host `{host}` is not a host name or an IP address; give the host alone, without a scheme, port or path"
+                "a2a-sim: --advertise-host `{}` is not a host name or an IP address; give the host alone, without a scheme, port or path",
+                crate::escape::Escaped(host)
             );
             return 2;
         }
@@ -92,7 +94,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
     {
         eprintln!(
             "a2a-sim: cannot write the report to {}: {e}; give --report a writable path",
-            path.display()
+            crate::escape::Escaped(&path.display().to_string())
         );
         return 2;
     }
@@ -122,7 +124,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
     match runtime.block_on(http::serve(scenario, options)) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("a2a-sim: {e}");
+            eprintln!("a2a-sim: {}", crate::escape::Escaped(&e.to_string()));
             2
         }
     }

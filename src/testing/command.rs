@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use crate::corpus;
 use crate::error::{EXIT_FAILED, EXIT_LOAD};
+use crate::escape::Escaped;
 use crate::testing::golden::{self, Blessed, Outcome};
 use crate::testing::junit;
 use crate::testing::partition::Partition;
@@ -22,7 +23,7 @@ pub fn run(
     let files = match corpus::expand(paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("a2a-sim: {e}");
+            eprintln!("a2a-sim: {}", Escaped(&e));
             return EXIT_LOAD;
         }
     };
@@ -31,7 +32,10 @@ pub fn run(
     if files.is_empty() {
         // As nextest does: a run that tests nothing is a mistake, not a success.
         let searched: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        eprintln!("a2a-sim: no scenarios found under {}", searched.join(", "));
+        eprintln!(
+            "a2a-sim: no scenarios found under {}",
+            Escaped(&searched.join(", "))
+        );
         return EXIT_LOAD;
     }
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -64,27 +68,32 @@ pub fn run(
             if let Some(e) = &o.load_error {
                 details.push_str(&format!("{e}\n"));
             }
+            // Names, paths and the report's text are shown escaped ([`crate::escape`]); a load
+            // error escapes its own.
             if o.missing_golden {
                 details.push_str(&format!(
                     "  no golden file {}\n",
-                    golden::golden_path(&o.path).display()
+                    Escaped(&golden::golden_path(&o.path).display().to_string())
                 ));
             }
             if let Some(d) = &o.diff {
-                details.push_str(d);
+                for line in d.lines() {
+                    details.push_str(&crate::escape::text(line));
+                    details.push('\n');
+                }
             }
             for u in &o.unmet {
-                details.push_str(&format!("  {u}\n"));
+                details.push_str(&format!("  {}\n", Escaped(u)));
             }
             if let Some(e) = &o.write_error {
-                details.push_str(&format!("  {e}\n"));
+                details.push_str(&format!("  {}\n", Escaped(e)));
             }
             let blessed = match o.blessed {
                 Some(Blessed::New) => " (blessed: new golden)",
                 Some(Blessed::Updated) => " (blessed: golden updated)",
                 None => "",
             };
-            let _ = writeln!(out, "{verdict:<6} {name}{blessed}");
+            let _ = writeln!(out, "{verdict:<6} {}{blessed}", Escaped(&name));
             if github {
                 for a in &annotations {
                     let _ = writeln!(out, "{a}");
@@ -146,7 +155,7 @@ pub fn run(
         let _ = writeln!(
             out,
             "\nto accept the actual output as the new golden: a2a-sim test --bless {}",
-            to_bless.join(" ")
+            Escaped(&to_bless.join(" "))
         );
     }
     let skipped_note = if partition.is_some() {
@@ -165,7 +174,7 @@ pub fn run(
     {
         eprintln!(
             "a2a-sim: {}: cannot write the JUnit report: {e}",
-            path.display()
+            Escaped(&path.display().to_string())
         );
         return EXIT_LOAD;
     }

@@ -187,7 +187,7 @@ pub fn run(cmd: TokenCommand) -> i32 {
         })(),
     };
     result.unwrap_or_else(|e| {
-        eprintln!("a2a-sim token: {e}");
+        eprintln!("a2a-sim token: {}", crate::escape::Escaped(&e));
         EXIT_LOAD
     })
 }

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use crate::escape::Escaped;
+
 pub use rules::MAX_TRACKED;
 
 /// Longer lines are one finding each and are skipped without being held.
@@ -178,7 +180,15 @@ pub fn command(files: &[PathBuf], as_json: bool) -> i32 {
                     json!({"file": name, "line": f.line, "rule": f.rule, "message": f.message})
                 )
             } else {
-                writeln!(out, "{name}:{}: {}: {}", f.line, f.rule, f.message)
+                // The message quotes recorded traffic: shown escaped ([`crate::escape`]).
+                writeln!(
+                    out,
+                    "{}:{}: {}: {}",
+                    Escaped(&name),
+                    f.line,
+                    f.rule,
+                    Escaped(&f.message)
+                )
             };
             if let Err(e) = r {
                 write_error.get_or_insert(e);
@@ -194,7 +204,7 @@ pub fn command(files: &[PathBuf], as_json: bool) -> i32 {
             }
             Err(e) => {
                 let _ = out.flush();
-                eprintln!("{name}: cannot read the recording: {e}");
+                eprintln!("{}: cannot read the recording: {e}", Escaped(&name));
                 status = crate::error::EXIT_LOAD;
             }
         }

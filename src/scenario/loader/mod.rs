@@ -115,6 +115,7 @@ fn coded(root: &imports::Source, scenario: &Scenario) -> Vec<Diagnostic> {
                 severity: f.severity,
                 path: f.path,
                 scopes: f.scopes,
+                notes: f.notes,
             };
             locate(&f.at, f.message, coded)
         })
@@ -125,6 +126,7 @@ fn coded(root: &imports::Source, scenario: &Scenario) -> Vec<Diagnostic> {
             severity: Severity::Warning,
             path: Vec::new(),
             scopes: Vec::new(),
+            notes: Vec::new(),
         };
         locate(&p.path, p.message, coded)
     }));
