@@ -204,3 +204,75 @@ proptest! {
         prop_assert!(warnings.iter().all(|w| !w.contains("[redacted]")), "{warnings:#?}\n{text}");
     }
 }
+
+/// The generator's own files, every handler without its terminal step and every push token
+/// replaced by an agent's name: each agent's warning names it in clear.
+#[test]
+fn warnings_on_a2a_sim_gen_files_name_every_agent_in_clear() {
+    for seed in 1..=4 {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_a2a-sim-gen"))
+            .args([
+                "--seed",
+                &seed.to_string(),
+                "--agents",
+                "24",
+                "--steps",
+                "400",
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (head, steps) = text.split_once("\nsteps:\n").unwrap();
+        let mut names = Vec::new();
+        let mut bugged = String::new();
+        for line in head.lines() {
+            if let Some(name) = line.strip_prefix("  - name: ") {
+                names.push(name.trim_matches('"').to_string());
+            }
+            let terminal = ["completed", "failed", "rejected"]
+                .iter()
+                .any(|s| line.trim_start().starts_with(&format!("- {s}")));
+            if terminal && line.starts_with("      - ") {
+                // The handler loses its terminal step.
+            } else {
+                bugged.push_str(line);
+                bugged.push('\n');
+            }
+        }
+        let mut k = 0;
+        let steps: String = steps
+            .split("token: \"")
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    return part.to_string();
+                }
+                k += 1;
+                let rest = part.split_once('"').map_or("", |(_, r)| r);
+                format!("token: \"{}\"{rest}", names[k % names.len()])
+            })
+            .collect();
+        assert!(k > 10, "seed {seed}: {k} tokens");
+        let text = format!("{bugged}steps:\n{steps}");
+        let loaded = loader::load_str_with_warnings("g.yaml", &text, Path::new("."), "g".into())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let warnings: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            warnings.iter().all(|w| !w.contains("[redacted]")),
+            "seed {seed}: {warnings:#?}"
+        );
+        let named = names
+            .iter()
+            .filter(|n| {
+                warnings
+                    .iter()
+                    .any(|w| w.contains(&format!("the handler of `{n}`")))
+            })
+            .count();
+        assert!(
+            named >= names.len() / 2,
+            "seed {seed}: {named} of {}",
+            names.len()
+        );
+    }
+}
