@@ -84,12 +84,16 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
     let mut actual = Vec::new();
     let _ = report_json::write(&w, &mut actual);
     let actual = String::from_utf8_lossy(&actual).into_owned();
+    // Indexed once for all of them: many unmet expectations in a long file cost one pass.
+    let mut index = None;
     for unmet in expect::check(&w) {
-        let (line, col) = yaml::locate(
-            &text,
-            &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
-        )
-        .unwrap_or((1, 1));
+        let (line, col) = index
+            .get_or_insert_with(|| yaml::Index::new(&text))
+            .locate(
+                &text,
+                &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
+            )
+            .unwrap_or((1, 1));
         o.unmet.push(format!(
             "{}:{line}:{col}: expectation failed: {}",
             path.display(),
