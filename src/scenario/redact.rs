@@ -39,8 +39,22 @@ fn holds_jwt(value: &str) -> bool {
 
 /// `message` with its quoted values redacted, URLs stripped of query and fragment, long values cut.
 pub fn message(message: &str, redact: &Redact) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
+    // The value's secrets wherever the message holds them, quoted or not (a quote inside a
+    // token would cut a quoted span short): the message is about that value. Short ones only as
+    // whole quoted values, so that a word of the message itself stays.
+    let mut whole = std::borrow::Cow::Borrowed(message);
+    if let Redact::Values(secrets) = redact {
+        for s in secrets.iter().filter(|s| s.chars().count() >= 4) {
+            let escaped = format!("{s:?}");
+            for form in [s.as_str(), &escaped[1..escaped.len() - 1]] {
+                if whole.contains(form) {
+                    whole = whole.replace(form, REDACTED).into();
+                }
+            }
+        }
+    }
+    let mut out = String::with_capacity(whole.len());
+    let mut rest = &*whole;
     while let Some(open) = rest.find(['"', '`']) {
         let q = rest[open..].chars().next().unwrap_or('"');
         out.push_str(&urls(&rest[..open]));
@@ -184,6 +198,12 @@ mod tests {
                 "fine `orchestrator`",
                 &Redact::NOTHING,
                 "fine `orchestrator`",
+            ),
+            // A quote inside the token does not cut it short.
+            (
+                "cannot read the token file `a`b\"SECRET`",
+                &Redact::Values(vec!["a`b\"SECRET".into()]),
+                "cannot read the token file `[redacted]`",
             ),
         ] {
             assert_eq!(message(m, redact), want, "{m}");
