@@ -23,17 +23,28 @@ fn escaped(c: char) -> bool {
 
 /// `s` with its control characters escaped (borrowed when it has none).
 pub fn text(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(escaped) {
+    escape(s, false)
+}
+
+/// [`text`] for a table cell, whose lines stay lines: a multi-line text (an artifact's joined
+/// results) is drawn inside the cell's borders, where no line can pass for another.
+pub fn cell(s: &str) -> Cow<'_, str> {
+    escape(s, true)
+}
+
+fn escape(s: &str, keep_lines: bool) -> Cow<'_, str> {
+    let shown = |c: char| escaped(c) && !(keep_lines && c == '\n');
+    if !s.chars().any(shown) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
+            c if !shown(c) => out.push(c),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if escaped(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
         }
     }
     Cow::Owned(out)
@@ -70,5 +81,6 @@ mod tests {
             assert_eq!(Escaped(s).to_string(), want);
         }
         assert!(matches!(text("plain"), Cow::Borrowed(_)));
+        assert_eq!(cell("two\nlines\u{1b}[2J"), "two\nlines\\u{1b}[2J");
     }
 }

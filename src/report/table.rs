@@ -126,14 +126,14 @@ pub fn render(world: &World, layout: Layout) -> String {
             if chain.is_empty() {
                 "(empty)".into()
             } else {
-                esc(&chain.join(" -> "))
+                crate::escape::text(&chain.join(" -> ")).into_owned()
             }
         );
         if let Some(vt) = world.caller_tokens.get(&ix) {
             let act = if vt.act_chain.is_empty() {
                 "(none)".to_string()
             } else {
-                esc(&vt.act_chain.join(" -> "))
+                crate::escape::text(&vt.act_chain.join(" -> ")).into_owned()
             };
             let _ = writeln!(
                 out,
@@ -154,11 +154,13 @@ pub fn render(world: &World, layout: Layout) -> String {
         }
         if world.scenario.policy.authority_keys {
             let list = |s: &[crate::engine::symbols::Sym]| {
-                esc(&s
-                    .iter()
-                    .map(|&s| names.name(s))
-                    .collect::<Vec<_>>()
-                    .join(", "))
+                crate::escape::text(
+                    &s.iter()
+                        .map(|&s| names.name(s))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+                .into_owned()
             };
             let scopes = match list(&task.scopes) {
                 l if l.is_empty() => "(none)".to_string(),
@@ -372,9 +374,10 @@ fn crashed(world: &World, task: usize) -> bool {
         && t.state == crate::engine::lifecycle::TaskState::Failed
 }
 
-/// A name or text from the scenario, for a cell: control characters escaped ([`crate::escape`]).
+/// A name or text from the scenario, for a cell: control characters escaped, its lines kept as
+/// the cell's lines ([`crate::escape::cell`]).
 pub(crate) fn esc(s: &str) -> String {
-    crate::escape::text(s).into_owned()
+    crate::escape::cell(s).into_owned()
 }
 
 fn table(layout: Layout, header: &[&str]) -> Table {
