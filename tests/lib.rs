@@ -13,6 +13,7 @@ mod faults;
 mod goldens;
 mod invariants;
 mod loading;
+mod locating;
 mod malformed;
 mod properties;
 mod protocol;

@@ -13,4 +13,5 @@ pub mod paths;
 pub mod redact;
 pub mod schema;
 pub mod secrets;
+pub mod source;
 pub mod yaml;
