@@ -59,6 +59,25 @@ def report(what, value, target, ok):
     print(f"{'PASS' if ok else 'FAIL'}  {what}: {value}  (target: {target})", flush=True)
 
 
+def with_handler_bugs(src, name, agents):
+    """`src` with the handlers of its first `agents` agents ending in `working` instead of their
+    terminal step: one `check` warning each."""
+    path = os.path.join(OUT, name)
+    if not os.path.exists(path):
+        text = open(src).read()
+        head, sep, steps = text.partition("\nsteps:\n")
+        done = [0]
+
+        def bug(m):
+            done[0] += 1
+            return "      - working" if done[0] <= agents else m.group(0)
+
+        head = re.sub(r"      - (completed|failed|rejected)\b.*", bug, head)
+        with open(path, "w") as f:
+            f.write(head + sep + steps)
+    return path
+
+
 def sim(*args):
     return [os.path.join(BIN, "a2a-sim"), *args]
 
@@ -93,6 +112,17 @@ def main():
     report(f"run/check on {steps:,} steps, 200 agents", f"{run:.3f}s / {check:.3f}s = {run / check:.2f}x", "<= 2x", run <= 2 * check)
     mb = os.path.getsize(big) / 1e6
     report(f"check throughput on {steps:,} steps ({mb:.1f} MB of YAML)", f"{mb / check:.1f} MB/s", ">= 50 MB/s", mb / check >= 50)
+
+    # 2c. check keeps its throughput however many findings a file has (issue 26, item 4): the same
+    # file with a handler bug in many agents (each handler loses its terminal step), every warning
+    # located and printed.
+    buggy = with_handler_bugs(big, f"gen-{steps}-warnings.yaml", 150)
+    r = subprocess.run(sim("check", buggy), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    warnings = r.stderr.count(": warning")
+    warned = best(sim("check", buggy))
+    mb = os.path.getsize(buggy) / 1e6
+    report(f"check throughput on {steps:,} steps with {warnings} warnings ({mb:.1f} MB of YAML)", f"{mb / warned:.1f} MB/s",
+           ">= 50 MB/s", mb / warned >= 50 and warnings >= 100)
 
     # Where run --format json spends its instructions after the YAML is read: building the engine's
     # scenario, the engine, the report (callgrind on 10,000 steps; info, not a target).

@@ -19,13 +19,16 @@ impl Level {
     }
 }
 
-/// One annotation line (without the newline).
+/// One annotation line (without the newline). A newline in `message` is a line of the
+/// annotation; any other control character (in it or in `file`) is shown escaped
+/// ([`crate::escape`]): the log is read on a terminal-like page.
 pub fn github(level: Level, file: &str, line: usize, column: usize, message: &str) -> String {
+    let message: Vec<_> = message.split('\n').map(crate::escape::text).collect();
     format!(
         "::{} file={},line={line},col={column}::{}",
         level.command(),
-        escape_property(file),
-        escape_data(message)
+        escape_property(&crate::escape::text(file)),
+        escape_data(&message.join("\n"))
     )
 }
 
@@ -58,7 +61,14 @@ mod tests {
                 Level::Warning,
                 "a,b:c.yaml",
                 "50% done\r\nnext: x, y",
-                "::warning file=a%2Cb%3Ac.yaml,line=3,col=4::50%25 done%0D%0Anext: x, y",
+                "::warning file=a%2Cb%3Ac.yaml,line=3,col=4::50%25 done\\r%0Anext: x, y",
+            ),
+            // A control character from a name is shown escaped; a newline is a line.
+            (
+                Level::Error,
+                "e\u{1b}[2J.yaml",
+                "agent `a\u{1b}]0;x\u{7}`\n  hint",
+                "::error file=e\\u{1b}[2J.yaml,line=3,col=4::agent `a\\u{1b}]0;x\\u{7}`%0A  hint",
             ),
             (
                 Level::Notice,

@@ -4,6 +4,7 @@
 use std::fmt;
 
 pub use scenario::diagnostic::*;
+use scenario::escape::Escaped;
 
 /// How a command that ran through ended. Problems with single inputs (a file that did not load
 /// among several) are reported as the command goes, so the others are still processed; the status
@@ -52,8 +53,9 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Load(e) => write!(f, "{e}"),
-            Error::Usage(message) => write!(f, "a2a-sim: {message}"),
-            Error::Input(message) => write!(f, "{message}"),
+            // Names and paths in a message come from files: control characters shown escaped.
+            Error::Usage(message) => write!(f, "a2a-sim: {}", Escaped(message)),
+            Error::Input(message) => write!(f, "{}", Escaped(message)),
             Error::Output(e) => write!(f, "a2a-sim: cannot write the output: {e}"),
         }
     }

@@ -14,7 +14,7 @@ pub mod testing;
 pub use engine;
 pub use output::{protocol, report};
 pub use scenario;
-pub use scenario::corpus;
+pub use scenario::{corpus, escape, regular_file};
 #[cfg(feature = "serve")]
 pub use serve;
 pub use token;

@@ -228,8 +228,9 @@ fn pct(n: usize, of: usize) -> f64 {
 /// The human text of [`Coverage::json`].
 pub fn human(doc: &Value) -> String {
     let mut out = String::new();
+    // One line each: a file or agent name in it is shown escaped ([`crate::escape`]).
     let mut line = |s: String| {
-        out.push_str(&s);
+        out.push_str(&crate::escape::text(&s));
         out.push('\n');
     };
     let words = |v: &Value| -> String {

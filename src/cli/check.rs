@@ -56,16 +56,20 @@ pub(super) fn check(
                 "note" => crate::annotation::Level::Notice,
                 _ => crate::annotation::Level::Warning,
             };
+            // Human and GitHub lines are read by people: names in them are shown escaped.
             let line = match (format, &d.coded) {
-                (ErrorFormat::Github, _) => {
-                    crate::annotation::github(level, &d.file, d.line, d.column, &d.message)
-                }
-                (ErrorFormat::Human, Some(c)) => format!(
-                    "{}:{}:{}: {severity}[{}]: {}",
-                    d.file, d.line, d.column, c.code, d.message
+                (ErrorFormat::Github, _) => crate::annotation::github(
+                    level,
+                    &crate::escape::text(&d.file),
+                    d.line,
+                    d.column,
+                    &d.shown_message(),
                 ),
+                (ErrorFormat::Human, Some(c)) => {
+                    format!("{}{severity}[{}]: {}", d.place(), c.code, d.shown_message())
+                }
                 (ErrorFormat::Human, None) if severity == "warning" => {
-                    format!("{}:{}:{}: warning: {}", d.file, d.line, d.column, d.message)
+                    format!("{}warning: {}", d.place(), d.shown_message())
                 }
                 (ErrorFormat::Human, None) => d.to_string(),
                 (ErrorFormat::Json, coded) => {
@@ -74,7 +78,7 @@ pub(super) fn check(
                         "file": d.file,
                         "line": d.line,
                         "column": d.column,
-                        "message": d.message,
+                        "message": d.full_message(),
                     });
                     if let (Some(c), Some(o)) = (coded, v.as_object_mut()) {
                         o.insert("code".into(), c.code.into());

@@ -39,7 +39,8 @@ pub(super) fn card_cmd(
     let (doc, notes) = card::card_json_noting(&a.card, version)
         .map_err(|e| Error::Input(format!("{}: agent `{name}`: {e}", file.display())))?;
     for note in notes {
-        eprintln!("warning: {}: agent `{name}`: {note}", file.display());
+        let warning = format!("{}: agent `{name}`: {note}", file.display());
+        eprintln!("warning: {}", crate::escape::Escaped(&warning));
     }
     written(report_json::write_pretty(&doc, &mut out))?;
     Ok(Status::Success)
@@ -50,15 +51,14 @@ pub(super) fn read_input(file: Option<&std::path::Path>) -> anyhow::Result<(Stri
     use anyhow::Context;
     match file.filter(|p| p.as_os_str() != "-") {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::regular_file::read_text(path, crate::regular_file::SCENARIO_LIMIT)
                 .with_context(|| format!("{}: cannot read the file", path.display()))?;
             Ok((path.display().to_string(), text))
         }
         None => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
+            let bytes = crate::regular_file::read_stdin(crate::regular_file::SCENARIO_LIMIT)
                 .context("<stdin>: cannot read")?;
+            let text = String::from_utf8(bytes).context("<stdin>: not UTF-8 text")?;
             Ok(("<stdin>".to_string(), text))
         }
     }

@@ -6,9 +6,7 @@ use super::*;
 pub(super) fn stdin_text() -> Result<&'static str, LoadError> {
     static TEXT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
     let r = TEXT.get_or_init(|| {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
+        let bytes = crate::regular_file::read_stdin(crate::regular_file::SCENARIO_LIMIT)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
         loader::decode_utf8(STDIN, &bytes)
             .map(str::to_string)

@@ -1,6 +1,6 @@
 //! Command line: raw flags (clap) → a command, run, exit status.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};

@@ -13,7 +13,7 @@ impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Problem::Load(e) => write!(f, "{e}"),
-            Problem::Export(message) => f.write_str(message),
+            Problem::Export(message) => f.write_str(&crate::escape::text(message)),
         }
     }
 }

@@ -133,7 +133,11 @@ pub fn run(cmd: TokenCommand) -> Result<Status, Error> {
             at,
         } => (|| -> Result<Status, String> {
             let token = if std::path::Path::new(&token).is_file() {
-                std::fs::read_to_string(&token).map_err(|e| format!("{token}: {e}"))?
+                crate::regular_file::read_text(
+                    std::path::Path::new(&token),
+                    crate::regular_file::KEY_LIMIT,
+                )
+                .map_err(|e| format!("{token}: {e}"))?
             } else {
                 token
             };
@@ -190,7 +194,8 @@ pub fn run(cmd: TokenCommand) -> Result<Status, Error> {
 }
 
 fn read_json(path: &std::path::Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::regular_file::read_text(path, crate::regular_file::KEY_LIMIT)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))
 }
 

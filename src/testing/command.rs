@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use crate::corpus;
 use crate::error::{Error, Status};
+use crate::escape::Escaped;
 use crate::testing::golden::{self, Blessed, Outcome};
 use crate::testing::junit;
 use crate::testing::partition::Partition;
@@ -60,27 +61,32 @@ pub fn run(
             if let Some(e) = &o.load_error {
                 details.push_str(&format!("{e}\n"));
             }
+            // Names, paths and the report's text are shown escaped ([`crate::escape`]); a load
+            // error escapes its own.
             if o.missing_golden {
                 details.push_str(&format!(
                     "  no golden file {}\n",
-                    golden::golden_path(&o.path).display()
+                    Escaped(&golden::golden_path(&o.path).display().to_string())
                 ));
             }
             if let Some(d) = &o.diff {
-                details.push_str(d);
+                for line in d.lines() {
+                    details.push_str(&crate::escape::text(line));
+                    details.push('\n');
+                }
             }
             for u in &o.unmet {
-                details.push_str(&format!("  {u}\n"));
+                details.push_str(&format!("  {}\n", Escaped(u)));
             }
             if let Some(e) = &o.write_error {
-                details.push_str(&format!("  {e}\n"));
+                details.push_str(&format!("  {}\n", Escaped(e)));
             }
             let blessed = match o.blessed {
                 Some(Blessed::New) => " (blessed: new golden)",
                 Some(Blessed::Updated) => " (blessed: golden updated)",
                 None => "",
             };
-            let _ = writeln!(out, "{verdict:<6} {name}{blessed}");
+            let _ = writeln!(out, "{verdict:<6} {}{blessed}", Escaped(&name));
             if github {
                 for a in &annotations {
                     let _ = writeln!(out, "{a}");
@@ -142,7 +148,7 @@ pub fn run(
         let _ = writeln!(
             out,
             "\nto accept the actual output as the new golden: a2a-sim test --bless {}",
-            to_bless.join(" ")
+            Escaped(&to_bless.join(" "))
         );
     }
     let skipped_note = if partition.is_some() {

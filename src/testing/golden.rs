@@ -84,16 +84,20 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
     let mut actual = Vec::new();
     let _ = report_json::write(&w, &mut actual);
     let actual = String::from_utf8_lossy(&actual).into_owned();
+    // Indexed once for all of them: many unmet expectations in a long file cost one pass.
+    let mut index = None;
     for unmet in expect::check(&w) {
         // An imported scenario's claims are located in the file that states them.
         let site = match scenario.expectation_sites.get(unmet.index) {
             Some(site) => site.clone(),
             None => {
-                let (line, col) = yaml::locate(
-                    &text,
-                    &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
-                )
-                .unwrap_or((1, 1));
+                let (line, col) = index
+                    .get_or_insert_with(|| yaml::Index::new(&text))
+                    .locate(
+                        &text,
+                        &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
+                    )
+                    .unwrap_or((1, 1));
                 format!("{}:{line}:{col}", path.display())
             }
         };
@@ -105,7 +109,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         return o;
     }
     let golden = golden_path(path);
-    let expected = std::fs::read(&golden)
+    let expected = crate::regular_file::read(&golden, crate::regular_file::SCENARIO_LIMIT)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).replace("\r\n", "\n"));
     if expected.as_deref() == Some(actual.as_str()) {

@@ -28,7 +28,9 @@ pub struct Finding {
     pub path: Vec<String>,
     /// The callee's required scopes the driver caller lacks, in `required_scopes` order.
     pub scopes: Vec<String>,
+    /// The finding's first line (the path), then its further lines: what it reaches, a hint.
     pub message: String,
+    pub notes: Vec<String>,
 }
 
 /// Where a handler can delegate: the step's path into the file and its targets.
@@ -239,16 +241,19 @@ fn finding(
         }
         None => (String::new(), Severity::Warning),
     };
-    let message = format!(
-        "{}\n  reaches {list}, which {caller_id} does not hold{lender}\n  hint: set `policy.authority: attenuate`, or give {caller_id} the scope, or mark the hop `authority: own` on purpose",
-        path.join(" → "),
-    );
+    let notes = vec![
+        format!("reaches {list}, which {caller_id} does not hold{lender}"),
+        format!(
+            "hint: set `policy.authority: attenuate`, or give {caller_id} the scope, or mark the hop `authority: own` on purpose"
+        ),
+    ];
     Finding {
         at: site.at.clone(),
         severity,
+        message: path.join(" → "),
         path,
         scopes,
-        message,
+        notes,
     }
 }
 

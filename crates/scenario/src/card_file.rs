@@ -24,7 +24,8 @@ pub fn detect(doc: &Value) -> CardVersion {
 
 /// Reads a card file. The error names the field that is wrong.
 pub fn read(path: &Path) -> Result<Card, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let text = crate::regular_file::read_text(path, crate::regular_file::KEY_LIMIT)
+        .map_err(|e| format!("cannot read it: {e}"))?;
     let doc: Value = serde_json::from_str(&text).map_err(|e| {
         let what = match e.classify() {
             serde_json::error::Category::Eof => "it ends too early",

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::escape::{self, Escaped};
+
 /// One problem in one input file, pointing at the offending value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -25,6 +27,9 @@ pub struct Coded {
     pub severity: Severity,
     pub path: Vec<String>,
     pub scopes: Vec<String>,
+    /// Lines printed after the message, indented: what the finding reaches, a hint. Kept apart
+    /// so that no newline inside a message or a name can start a line.
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,17 +48,44 @@ impl Severity {
     }
 }
 
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Diagnostic {
+    /// `FILE:LINE:COL: ` (or `FILE: ` for a command-line value), for a terminal.
+    pub fn place(&self) -> String {
+        let file = Escaped(&self.file);
         // Line 0: a problem of a command-line value (`--set KEY=VALUE`), which has no position.
         if self.line == 0 {
-            return write!(f, "{}: {}", self.file, self.message);
+            return format!("{file}: ");
         }
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
-        )
+        format!("{file}:{}:{}: ", self.line, self.column)
+    }
+
+    /// The message for a terminal: escaped, each note on a line of its own.
+    pub fn shown_message(&self) -> String {
+        let mut out = escape::text(&self.message).into_owned();
+        for note in self.coded.iter().flat_map(|c| &c.notes) {
+            out.push_str("\n  ");
+            out.push_str(&escape::text(note));
+        }
+        out
+    }
+
+    /// The message with its notes, as JSON output has it (one string, the notes on lines of
+    /// their own).
+    pub fn full_message(&self) -> String {
+        let mut out = self.message.clone();
+        for note in self.coded.iter().flat_map(|c| &c.notes) {
+            out.push_str("\n  ");
+            out.push_str(note);
+        }
+        out
+    }
+}
+
+/// For a terminal: names and texts in a message come from files and traffic, so control
+/// characters in them are shown escaped ([`escape`]).
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.place(), self.shown_message())
     }
 }
 

@@ -17,28 +17,10 @@ use crate::file::{
     AgentFile, CallerFile, ClockFile, ExpectFile, FaultFile, ScenarioFile, StepList,
 };
 use crate::overrides::Override;
+use crate::redact;
+use crate::secrets::Redact;
+pub use crate::source::Source;
 use crate::yaml::{self, Seg};
-
-/// One file of a merged scenario: how diagnostics name it, and its text.
-#[derive(Debug, Clone)]
-pub struct Source {
-    pub display: String,
-    pub text: String,
-}
-
-impl Source {
-    /// A problem at `path` in this file, located.
-    fn diagnostic(&self, path: &[Seg], message: String) -> Diagnostic {
-        let (line, column) = yaml::locate(&self.text, path).unwrap_or((1, 1));
-        Diagnostic {
-            file: self.display.clone(),
-            line,
-            column,
-            message,
-            coded: None,
-        }
-    }
-}
 
 /// Where each merged item came from: (source, index there).
 #[derive(Debug, Default)]
@@ -145,12 +127,8 @@ pub fn merge_owned(
         applied: Vec::new(),
         failed: Vec::new(),
     };
-    let root = Source {
-        display: display.to_string(),
-        text,
-    };
+    let root = Source::new(display.to_string(), text);
     let Some(mut root_file) = m.parse(&root, 0) else {
-        crate::redact::diagnostics(&mut m.problems, &[&root.text]);
         return Err(m.problems);
     };
     m.sources.push(root);
@@ -172,8 +150,6 @@ pub fn merge_owned(
         }
     }
     if !m.problems.is_empty() {
-        let texts: Vec<&str> = m.sources.iter().map(|s| s.text.as_str()).collect();
-        crate::redact::diagnostics(&mut m.problems, &texts);
         return Err(m.problems);
     }
     m.files[0] = Some(root_file);
@@ -228,11 +204,12 @@ impl Merger<'_> {
         let file = match yaml::parse_split(&s.text, "steps", yaml::SPLIT_FROM, joined) {
             Ok(f) => f,
             Err(e) => {
+                let redact = e.path.as_deref().map_or(Redact::NOTHING, |p| s.redact(p));
                 self.problems.push(Diagnostic {
                     file: s.display.clone(),
                     line: e.line,
                     column: e.column,
-                    message: e.message,
+                    message: redact::message(&e.message, &redact),
                     coded: None,
                 });
                 return None;
@@ -317,7 +294,7 @@ impl Merger<'_> {
                     continue;
                 }
             };
-            let source = Source { display, text };
+            let source = Source::new(display, text);
             let ix = self.sources.len();
             let Some(mut imported) = self.parse(&source, ix) else {
                 continue;
@@ -532,8 +509,6 @@ fn combine(
         }
     }
     if !problems.is_empty() {
-        let texts: Vec<&str> = sources.iter().map(|s| s.text.as_str()).collect();
-        crate::redact::diagnostics(&mut problems, &texts);
         return Err(problems);
     }
     root.agents = any_agents.then_some(agents);
@@ -582,7 +557,7 @@ pub fn is_library_path(path: &Path) -> bool {
 const DEEPEST_IMPORT: usize = 32;
 
 fn library_at(path: &Path, depth: usize) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::regular_file::read_text(path, crate::regular_file::SCENARIO_LIMIT) else {
         return false;
     };
     let Some(yaml::Value::Mapping(m)) = yaml::parse_tree(&text) else {

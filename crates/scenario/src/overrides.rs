@@ -4,6 +4,8 @@
 //! `--set KEY=VALUE: message`.
 
 use crate::diagnostic::Diagnostic;
+use crate::redact;
+use crate::secrets::{self, Redact};
 use crate::yaml::{self, Seg, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,25 +36,32 @@ impl Override {
     /// As given, but a value set under a `token` (or a whole `push`) shown as `[redacted]`: the
     /// report and error messages never print a push token.
     pub fn shown(&self) -> String {
-        let secret = self.key.iter().any(|k| k == "token")
-            || self
-                .key
-                .last()
-                .is_some_and(|k| k == "push" || k == "set_push_config");
-        if secret {
+        if self.is_secret() {
             format!("{}=[redacted]", self.key.join("."))
         } else {
             self.raw.clone()
         }
     }
 
-    /// A problem this override caused.
+    /// Whether the value set is a secret: under a `token` (but `policy.token`'s settings), or a
+    /// `push` or `set_push_config` key, or a push's `url`.
+    fn is_secret(&self) -> bool {
+        let keys: Vec<Seg> = self.key.iter().map(|k| Seg::from(k.as_str())).collect();
+        secrets::may_be_secret(&keys, false)
+    }
+
+    /// A problem this override caused: a secret value is not quoted back.
     pub fn diagnostic(&self, message: impl Into<String>) -> Diagnostic {
+        let redact = if self.is_secret() {
+            Redact::All
+        } else {
+            Redact::NOTHING
+        };
         Diagnostic {
             file: format!("--set {}", self.shown()),
             line: 0,
             column: 0,
-            message: message.into(),
+            message: redact::message(&message.into(), &redact),
             coded: None,
         }
     }

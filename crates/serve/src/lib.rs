@@ -81,7 +81,8 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
         && !scenario.agents.iter().any(|a| a.name() == root)
     {
         eprintln!(
-            "a2a-sim: --root-agent `{root}` names no agent of the scenario; `a2a-sim card FILE --list` lists them"
+            "a2a-sim: --root-agent `{}` names no agent of the scenario; `a2a-sim card FILE --list` lists them",
+            scenario::escape::Escaped(root)
         );
         return 2;
     }
@@ -92,7 +93,8 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
                 .is_ok_and(|u| u.host_str().is_some_and(|h| h.eq_ignore_ascii_case(host)));
         if !ok {
             eprintln!(
-                "a2a-sim: --advertise-host `{host}` is not a host name or an IP address; give the host alone, without a scheme, port or path"
+                "a2a-sim: --advertise-host `{}` is not a host name or an IP address; give the host alone, without a scheme, port or path",
+                scenario::escape::Escaped(host)
             );
             return 2;
         }
@@ -106,7 +108,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
     {
         eprintln!(
             "a2a-sim: cannot write the report to {}: {e}; give --report a writable path",
-            path.display()
+            scenario::escape::Escaped(&path.display().to_string())
         );
         return 2;
     }
@@ -136,7 +138,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
     match runtime.block_on(http::serve(scenario, options)) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("a2a-sim: {e}");
+            eprintln!("a2a-sim: {}", scenario::escape::Escaped(&e.to_string()));
             2
         }
     }

@@ -31,8 +31,10 @@ pub fn tls_connector(extra: Option<&Path>) -> Result<TlsConnector, String> {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
     if let Some(path) = extra {
-        let certs = CertificateDer::pem_file_iter(path)
-            .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+        let pem = scenario::regular_file::read(path, scenario::regular_file::KEY_LIMIT)
+            .map_err(|e| format!("--push-ca {}: {e}", path.display()))?;
+        let certs = CertificateDer::pem_slice_iter(&pem)
+            .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("--push-ca {}: {e}", path.display()))?;
         if certs.is_empty() {
             return Err(format!(

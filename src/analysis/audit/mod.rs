@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::error::Status;
+use crate::escape::Escaped;
 
 pub use rules::MAX_TRACKED;
 
@@ -155,7 +156,10 @@ fn consume_newline(input: &mut dyn BufRead) -> std::io::Result<()> {
 
 /// Audits one file; a file that cannot be read is an error, not a finding.
 pub fn audit_file(path: &Path, sink: &mut dyn FnMut(Finding)) -> std::io::Result<Totals> {
-    let file = std::fs::File::open(path)?;
+    let file = crate::regular_file::open_stream(path).map_err(|e| match e {
+        crate::regular_file::ReadError::Io(e) => e,
+        other => std::io::Error::other(other.to_string()),
+    })?;
     let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
     audit_reader(&mut reader, sink)
 }
@@ -177,7 +181,15 @@ pub fn command(files: &[PathBuf], as_json: bool) -> Status {
                     json!({"file": name, "line": f.line, "rule": f.rule, "message": f.message})
                 )
             } else {
-                writeln!(out, "{name}:{}: {}: {}", f.line, f.rule, f.message)
+                // The message quotes recorded traffic: shown escaped ([`crate::escape`]).
+                writeln!(
+                    out,
+                    "{}:{}: {}: {}",
+                    Escaped(&name),
+                    f.line,
+                    f.rule,
+                    Escaped(&f.message)
+                )
             };
             if let Err(e) = r {
                 write_error.get_or_insert(e);
@@ -193,7 +205,7 @@ pub fn command(files: &[PathBuf], as_json: bool) -> Status {
             }
             Err(e) => {
                 let _ = out.flush();
-                eprintln!("{name}: cannot read the recording: {e}");
+                eprintln!("{}: cannot read the recording: {e}", Escaped(&name));
                 status = Status::InputErrors;
             }
         }

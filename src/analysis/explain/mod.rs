@@ -312,9 +312,13 @@ fn step_at<'s>(world: &World<'s>, n: usize) -> Result<&'s Step, String> {
     })
 }
 
+/// The text output: one line each, names and texts in them shown escaped ([`crate::escape`]).
 fn lines(v: Vec<String>) -> String {
-    let mut s = v.join("\n");
-    s.push('\n');
+    let mut s = String::new();
+    for line in &v {
+        s.push_str(&crate::escape::text(line));
+        s.push('\n');
+    }
     s
 }
 

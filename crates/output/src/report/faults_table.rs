@@ -7,6 +7,7 @@ use comfy_table::Table;
 use engine::faults::{FaultKind, FaultTarget, Window};
 use engine::record::Record;
 use engine::task::task_id;
+use scenario::escape::Escaped;
 
 /// A window as the scenario writes it: `[from, to)`, `to` forever when open.
 pub fn window(w: &Window) -> String {
@@ -24,8 +25,8 @@ pub fn render(record: &Record, out: &mut String, table: impl Fn(&[&str]) -> Tabl
         let mut t = table(&["fault", "target", "kind", "when"]);
         for (i, f) in record.faults.entries.iter().enumerate() {
             let target = match &f.target {
-                FaultTarget::Agent(a) => format!("agent {}", s.agents[*a].name()),
-                FaultTarget::PushHost(h) => format!("push host {h}"),
+                FaultTarget::Agent(a) => format!("agent {}", Escaped(s.agents[*a].name())),
+                FaultTarget::PushHost(h) => format!("push host {}", Escaped(&h.to_string())),
             };
             let when = match &f.kind {
                 FaultKind::Unavailable(w) | FaultKind::Down(w) => window(w),
@@ -54,7 +55,7 @@ pub fn render(record: &Record, out: &mut String, table: impl Fn(&[&str]) -> Tabl
                 format!("{}/{}", task_id(d.task), d.position),
                 task_id(d.task),
                 d.state.to_string(),
-                record.push_urls[d.url].clone(),
+                Escaped(&record.push_urls[d.url]).to_string(),
                 d.attempt.to_string(),
                 d.outcome.as_str().to_string(),
             ]);

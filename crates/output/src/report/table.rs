@@ -11,6 +11,7 @@ use engine::record::Record;
 use engine::record::*;
 use engine::scenario::Step;
 use engine::task::{Task, task_id};
+use scenario::escape::Escaped;
 
 /// How tables are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,9 +26,9 @@ pub fn render(record: &Record, layout: Layout) -> String {
     let mut out = String::new();
     let s = record.scenario;
     let names = &s.symbols;
-    let _ = writeln!(out, "== scenario: {} ==", s.name);
+    let _ = writeln!(out, "== scenario: {} ==", Escaped(&s.name));
     if !s.overrides.is_empty() {
-        let _ = writeln!(out, "overrides: {}", s.overrides.join(" "));
+        let _ = writeln!(out, "overrides: {}", Escaped(&s.overrides.join(" ")));
     }
     let _ = writeln!(
         out,
@@ -45,8 +46,7 @@ pub fn render(record: &Record, layout: Layout) -> String {
         t.add_row(vec![
             (i + 1).to_string(),
             s.steps[i].op().to_string(),
-            r.caller()
-                .map_or(String::new(), |c| s.callers[c].id.clone()),
+            r.caller().map_or(String::new(), |c| esc(&s.callers[c].id)),
             step_result(record, i + 1, r),
         ]);
     }
@@ -58,13 +58,13 @@ pub fn render(record: &Record, layout: Layout) -> String {
                 out,
                 "\ndiscover (step {}, caller {})",
                 i + 1,
-                r.caller().map_or("", |c| s.callers[c].id.as_str())
+                Escaped(r.caller().map_or("", |c| s.callers[c].id.as_str()))
             );
             let mut t = table(layout, &["rank", "agent", "score"]);
             for (k, row) in ranking.iter().enumerate() {
                 t.add_row(vec![
                     (k + 1).to_string(),
-                    s.agents[row.agent].name().to_string(),
+                    esc(s.agents[row.agent].name()),
                     row.score.to_string(),
                 ]);
             }
@@ -80,11 +80,12 @@ pub fn render(record: &Record, layout: Layout) -> String {
             (&s.steps[i], &r.result)
         {
             let _ = writeln!(out, "\nmatrix (step {})", i + 1);
-            let mut header = vec!["caller \\ agent"];
-            header.extend(agents.iter().map(|&a| s.agents[a].name()));
+            let mut header = vec!["caller \\ agent".to_string()];
+            header.extend(agents.iter().map(|&a| esc(s.agents[a].name())));
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
             let mut t = table(layout, &header);
             for (&c, row) in callers.iter().zip(grid.iter()) {
-                let mut cells = vec![s.callers[c].id.clone()];
+                let mut cells = vec![esc(&s.callers[c].id)];
                 cells.extend(row.iter().map(|codes| {
                     if codes.is_empty() {
                         "✓".to_string()
@@ -113,11 +114,11 @@ pub fn render(record: &Record, layout: Layout) -> String {
             out,
             "\ntask {} on {} ({}{}), caller {}, context {}",
             task_id(ix),
-            s.agents[task.agent()].name(),
+            Escaped(s.agents[task.agent()].name()),
             task.state,
             if crashed(record, ix) { ", crashed" } else { "" },
-            names.name(task.owner.id),
-            task.context
+            Escaped(names.name(task.owner.id)),
+            Escaped(&task.context.to_string())
         );
         let _ = writeln!(
             out,
@@ -125,19 +126,22 @@ pub fn render(record: &Record, layout: Layout) -> String {
             if chain.is_empty() {
                 "(empty)".into()
             } else {
-                chain.join(" -> ")
+                scenario::escape::text(&chain.join(" -> ")).into_owned()
             }
         );
         if let Some(vt) = record.caller_tokens.get(&ix) {
             let act = if vt.act_chain.is_empty() {
                 "(none)".to_string()
             } else {
-                vt.act_chain.join(" -> ")
+                scenario::escape::text(&vt.act_chain.join(" -> ")).into_owned()
             };
             let _ = writeln!(
                 out,
                 "  token:  sub {}, iss {}, kid {}, act {act}, exp {}",
-                vt.sub, vt.iss, vt.kid, vt.exp
+                Escaped(&vt.sub),
+                Escaped(&vt.iss),
+                Escaped(&vt.kid),
+                vt.exp
             );
         }
         let _ = writeln!(
@@ -150,10 +154,13 @@ pub fn render(record: &Record, layout: Layout) -> String {
         }
         if record.scenario.policy.authority_keys {
             let list = |s: &[engine::symbols::Sym]| {
-                s.iter()
-                    .map(|&s| names.name(s))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                scenario::escape::text(
+                    &s.iter()
+                        .map(|&s| names.name(s))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+                .into_owned()
             };
             let scopes = match list(&task.scopes) {
                 l if l.is_empty() => "(none)".to_string(),
@@ -167,11 +174,7 @@ pub fn render(record: &Record, layout: Layout) -> String {
         let mut t = table(layout, &["tick", "state", "message"]);
         for h in &task.history {
             let msg = h.message().map_or("", |m| &*task.messages[m].text);
-            t.add_row(vec![
-                h.tick.to_string(),
-                h.state.to_string(),
-                msg.to_string(),
-            ]);
+            t.add_row(vec![h.tick.to_string(), h.state.to_string(), esc(msg)]);
         }
         let _ = writeln!(out, "{t}");
         if !task.decisions().is_empty() {
@@ -191,8 +194,8 @@ pub fn render(record: &Record, layout: Layout) -> String {
             t.add_row(vec![
                 format!("msg-{}", m.id()),
                 role.to_string(),
-                m.text.to_string(),
-                data,
+                esc(&m.text),
+                esc(&data),
             ]);
         }
         let _ = writeln!(out, "{t}");
@@ -200,18 +203,13 @@ pub fn render(record: &Record, layout: Layout) -> String {
             let mut t = table(layout, &["artifact", "name", "part", "content"]);
             for a in &task.artifacts {
                 let id = format!("artifact-{}", a.id);
-                let name = a.name.unwrap_or_default().to_string();
+                let name = esc(a.name.unwrap_or_default());
                 if let Some(text) = a.text() {
-                    t.add_row(vec![
-                        id.clone(),
-                        name.clone(),
-                        "text".into(),
-                        text.to_string(),
-                    ]);
+                    t.add_row(vec![id.clone(), name.clone(), "text".into(), esc(text)]);
                 }
                 if let Some(data) = &a.data {
                     let json = serde_json::to_string(data).unwrap_or_default();
-                    t.add_row(vec![id, name, "data".into(), json]);
+                    t.add_row(vec![id, name, "data".into(), esc(&json)]);
                 }
             }
             let _ = writeln!(out, "{t}");
@@ -225,10 +223,10 @@ pub fn render(record: &Record, layout: Layout) -> String {
             for x in &d.denials {
                 t.add_row(vec![
                     d.step().to_string(),
-                    names.name(d.caller).to_string(),
-                    s.agents[d.callee()].name().to_string(),
+                    esc(names.name(d.caller)),
+                    esc(s.agents[d.callee()].name()),
                     x.code.as_str().to_string(),
-                    x.detail.to_string(),
+                    esc(&x.detail),
                 ]);
             }
         }
@@ -241,7 +239,7 @@ pub fn render(record: &Record, layout: Layout) -> String {
             t.add_row(vec![
                 p.tick.to_string(),
                 task_id(p.task),
-                record.push_urls[p.url].clone(),
+                esc(&record.push_urls[p.url]),
                 p.state.to_string(),
             ]);
         }
@@ -255,7 +253,7 @@ pub fn render(record: &Record, layout: Layout) -> String {
             t.add_row(vec![
                 e.step().to_string(),
                 e.code.as_str().to_string(),
-                e.detail.to_string(),
+                esc(&e.detail),
             ]);
         }
         let _ = writeln!(out, "{t}");
@@ -269,11 +267,11 @@ fn decisions(record: &Record, task: &Task, layout: Layout) -> Table {
     let mut t = table(layout, &["tick", "handler step", "when", "branch"]);
     for d in task.decisions() {
         let when = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
-            CondText {
+            esc(&CondText {
                 cond: &w.cond,
                 results: &agent.results,
             }
-            .to_string()
+            .to_string())
         });
         t.add_row(vec![
             d.tick.to_string(),
@@ -337,7 +335,7 @@ pub(crate) fn step_summary(record: &Record, step: usize, r: &StepRecord) -> Stri
         StepResult::Ranking(ranking) => {
             let list: Vec<String> = ranking
                 .iter()
-                .map(|x| format!("{} ({})", s.agents[x.agent].name(), x.score))
+                .map(|x| format!("{} ({})", Escaped(s.agents[x.agent].name()), x.score))
                 .collect();
             format!("ranking: {}", list.join(", "))
         }
@@ -374,6 +372,12 @@ fn crashed(record: &Record, task: usize) -> bool {
         .and_then(|h| h.message())
         .is_some_and(|m| t.messages[m].text == engine::outage::CRASHED)
         && t.state == engine::lifecycle::TaskState::Failed
+}
+
+/// A name or text from the scenario, for a cell: control characters escaped, its lines kept as
+/// the cell's lines ([`scenario::escape::cell`]).
+pub(crate) fn esc(s: &str) -> String {
+    scenario::escape::cell(s).into_owned()
 }
 
 fn table(layout: Layout, header: &[&str]) -> Table {

@@ -44,7 +44,7 @@ pub fn load_path_as(
 /// A scenario file's text, or a located error for a file that cannot be read or is not UTF-8.
 pub fn read(path: &Path) -> Result<String, LoadError> {
     let display = path.display().to_string();
-    let bytes = std::fs::read(path)
+    let bytes = crate::regular_file::read(path, crate::regular_file::SCENARIO_LIMIT)
         .map_err(|e| LoadError::single(&display, 1, 1, format!("cannot read the file: {e}")))?;
     // The bytes become the text without a copy (a large file's second 10 MB) when they are UTF-8;
     // otherwise `decode_utf8` says why, as before.

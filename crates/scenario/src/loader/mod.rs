@@ -6,8 +6,9 @@ use std::path::Path;
 use crate::diagnostic::{Coded, Diagnostic, LoadError, Severity, with_hint};
 use crate::file::*;
 use crate::overrides::Override;
-use crate::yaml::{self, Seg};
-use crate::{authority_paths, confusables, imports, paths};
+use crate::secrets::Redact;
+use crate::yaml::Seg;
+use crate::{authority_paths, confusables, imports, paths, redact};
 use engine::push::HostPattern;
 use engine::scenario::*;
 use engine::symbols::{Sym, Symbols};
@@ -82,7 +83,6 @@ pub fn load_string_as(
             })
             .collect();
     }
-    let texts: Vec<&str> = merged.sources.iter().map(|s| s.text.as_str()).collect();
     if loader.problems.is_empty() && loader.extra.is_empty() {
         if find == Warnings::Skip {
             return Ok(Loaded {
@@ -94,9 +94,9 @@ pub fn load_string_as(
         let mut found = paths::warnings(&scenario);
         found.extend(crate::push_hosts::warnings(&scenario));
         let mut warnings = locate_all(&merged, found);
-        let text = merged.sources.first().map_or("", |s| s.text.as_str());
-        warnings.extend(coded(display, text, &scenario));
-        crate::redact::diagnostics(&mut warnings, &texts);
+        if let Some(root) = merged.sources.first() {
+            warnings.extend(coded(root, &scenario));
+        }
         return Ok(Loaded {
             scenario,
             warnings,
@@ -104,24 +104,21 @@ pub fn load_string_as(
         });
     }
     let mut diagnostics = locate_all(&merged, loader.problems);
+    // Problems in key files: no value of theirs is a secret of the scenario's, but URLs and
+    // JWT-shaped text are shown as everywhere.
+    for d in &mut loader.extra {
+        d.message = redact::message(&d.message, &Redact::NOTHING);
+    }
     diagnostics.append(&mut loader.extra);
-    crate::redact::diagnostics(&mut diagnostics, &texts);
     Err(LoadError { diagnostics })
 }
 
 /// `check`'s coded findings, located, in their own order: laundering paths (shortest first, walk
 /// order), then look-alike identities.
-fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
-    let mut locator = yaml::Locator::new(text);
-    let mut locate = |at: &[Seg], message: String, coded: Coded| {
-        let (line, column) = locator.locate(at).unwrap_or((1, 1));
-        Diagnostic {
-            file: display.to_string(),
-            line,
-            column,
-            message,
-            coded: Some(Box::new(coded)),
-        }
+fn coded(root: &imports::Source, scenario: &Scenario) -> Vec<Diagnostic> {
+    let locate = |at: &[Seg], message: String, coded: Coded| Diagnostic {
+        coded: Some(Box::new(coded)),
+        ..root.diagnostic(at, message)
     };
     let mut out: Vec<Diagnostic> = authority_paths::findings(scenario)
         .into_iter()
@@ -131,6 +128,7 @@ fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
                 severity: f.severity,
                 path: f.path,
                 scopes: f.scopes,
+                notes: f.notes,
             };
             locate(&f.at, f.message, coded)
         })
@@ -141,6 +139,7 @@ fn coded(display: &str, text: &str, scenario: &Scenario) -> Vec<Diagnostic> {
             severity: Severity::Warning,
             path: Vec::new(),
             scopes: Vec::new(),
+            notes: Vec::new(),
         };
         locate(&p.path, p.message, coded)
     }));

@@ -26,7 +26,7 @@ impl Loader<'_> {
     fn key_file(&mut self, at: Vec<Seg>, name: &str) -> Option<(String, String, Value)> {
         let path = self.base.join(name);
         let display = path.display().to_string();
-        let text = match std::fs::read(&path) {
+        let text = match crate::regular_file::read(&path, crate::regular_file::KEY_LIMIT) {
             Ok(bytes) => match super::decode_utf8(&display, &bytes) {
                 Ok(t) => t.to_string(),
                 Err(e) => {
@@ -233,7 +233,8 @@ impl Loader<'_> {
         let jwt = if is_inline_jwt(token) {
             token.to_string()
         } else {
-            match std::fs::read_to_string(self.base.join(token)) {
+            let path = self.base.join(token);
+            match crate::regular_file::read_text(&path, crate::regular_file::KEY_LIMIT) {
                 Ok(t) => t.trim().to_string(),
                 Err(e) => {
                     self.problem(

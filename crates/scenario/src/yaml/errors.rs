@@ -43,6 +43,7 @@ pub(super) fn convert_error(text: &str, e: &serde_norway::Error) -> YamlError {
             message.replace_range(at..at + suffix.len(), "");
         }
     }
+    let path = value_path(&message);
     let mut relocate = |path: Vec<Seg>| {
         if let Some(pos) = locate(text, &path) {
             (line, column) = pos;
@@ -154,6 +155,33 @@ pub(super) fn convert_error(text: &str, e: &serde_norway::Error) -> YamlError {
         line,
         column,
         message: add_serde_hint(plain_types(message)),
+        path,
+    }
+}
+
+/// The path of the value a serde message is about (`steps[3].send: invalid type: …`), the root's
+/// for a message without one that quotes a value; `None` for a message about the YAML itself.
+fn value_path(message: &str) -> Option<Vec<Seg>> {
+    let about_a_value = |m: &str| {
+        [
+            "invalid type: ",
+            "invalid value: ",
+            "unknown variant ",
+            "invalid length ",
+        ]
+        .iter()
+        .any(|w| m.starts_with(w))
+    };
+    match message.split_once(": ") {
+        Some((at, rest))
+            if !at.is_empty()
+                && !at.contains([' ', '`', '"'])
+                && (at == "." || !at.starts_with('.')) =>
+        {
+            Some(parse_path(at)).filter(|_| !rest.is_empty())
+        }
+        _ if about_a_value(message) => Some(Vec::new()),
+        _ => None,
     }
 }
 

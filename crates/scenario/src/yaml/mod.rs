@@ -24,7 +24,7 @@ mod split;
 pub use bytes::find;
 use errors::convert_error;
 pub use errors::plain_message;
-pub use locate::{Locator, locate};
+pub use locate::{Index, locate, probed_bytes};
 pub use split::{SPLIT_FROM, parse_split};
 
 /// A step of a path into a YAML document.
@@ -67,6 +67,9 @@ pub struct YamlError {
     pub line: usize,
     pub column: usize,
     pub message: String,
+    /// The value serde was reading, when its message names one (`steps[3].send.push: …`): what
+    /// the message may quote is that value's.
+    pub path: Option<Vec<Seg>>,
 }
 
 /// Parses `text` into `T`, reporting the first problem with its position.

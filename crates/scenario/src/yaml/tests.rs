@@ -123,3 +123,125 @@ fn the_fast_path_agrees_with_serde_norway_or_gives_up() {
     assert!(!reads_fast::<V>(&deep));
     assert!(parse::<V>(&deep).is_err());
 }
+
+/// Every path into a document (keys, items, keys as names), and a few it does not have.
+fn paths_of(v: &Value, at: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) {
+    out.push(at.clone());
+    match v {
+        Value::Mapping(m) => {
+            for (k, v) in m {
+                if let Some(k) = k.as_str() {
+                    at.push(Seg::from(k));
+                    paths_of(v, at, out);
+                    at.pop();
+                    out.push([at.as_slice(), &[Seg::KeyName(k.to_string())]].concat());
+                }
+            }
+            out.push([at.as_slice(), &[Seg::Entry(0)]].concat());
+            out.push([at.as_slice(), &[Seg::from("no-such-key")]].concat());
+        }
+        Value::Sequence(items) => {
+            for (i, v) in items.iter().enumerate() {
+                at.push(Seg::Index(i));
+                paths_of(v, at, out);
+                at.pop();
+            }
+            out.push([at.as_slice(), &[Seg::Index(items.len())]].concat());
+        }
+        _ => {}
+    }
+}
+
+/// The index locates every value exactly where a probe of the whole text does, in every bundled
+/// scenario and malformed file and in texts shaped to trip its line scan.
+#[test]
+fn the_index_locates_what_the_whole_text_locates() {
+    let mut texts: Vec<(String, String)> = [
+        "steps:\n- a: 1\n- b: [1,\n    2]\n-   c: 3\n# note\n\nother: {x: 1}\n",
+        "steps: [{a: 1}, {b: 2}]\nagents:\n  - x\n  -\n    y\n",
+        "a: 1\r\nsteps:\r\n  - x: 1\r\n  - y: 2\r\n",
+        "---\nsteps:\n  - x: &a 1\n  - y: *a\n...\n",
+        "policy:\n  hosts:\n    - a\n    - b\nsteps:\n  - 1\n",
+        "steps:\n  - 1\nsteps:\n  - 2\n",
+        "steps:\n  - \"a\n  - b\"\n  - c\n",
+        "steps:\n  - x: |\n      - not an item\n    y: 2\n  - z: 3\n",
+        "\"steps\":\n  - 1\nsteps:x: 2\nk:v\n",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| (format!("case {i}"), t.to_string()))
+    .collect();
+    for dir in ["scenarios", "tests/malformed"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(dir);
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if let Ok(t) = std::fs::read_to_string(&path) {
+                texts.push((path.display().to_string(), t));
+            }
+        }
+    }
+    let mut checked = 0;
+    for (name, text) in &texts {
+        let index = Index::new(text);
+        let mut paths = Vec::new();
+        match serde_norway::from_str::<Value>(text) {
+            Ok(v) => paths_of(&v, &mut Vec::new(), &mut paths),
+            Err(_) => paths.push(vec![Seg::from("steps"), Seg::Index(1)]),
+        }
+        // A sample of a long file's paths (each costs a parse of the whole text here).
+        let stride = paths.len() / 50 + 1;
+        for path in paths.iter().step_by(stride) {
+            assert_eq!(
+                index.locate(text, path),
+                locate(text, path),
+                "{name}: {path:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 2_000, "{checked}");
+}
+
+/// Locating a problem in every item of a long sequence parses each item, not the whole text
+/// each time: the bytes parsed stay a small multiple of the text.
+#[test]
+fn locating_many_problems_parses_the_text_about_once() {
+    let mut text = String::from("agents:\n");
+    for i in 0..2_000 {
+        text.push_str(&format!(
+            "  - name: agent-{i}\n    handler:\n      - working\n      - {{message: \"step {i}\"}}\n"
+        ));
+    }
+    text.push_str("steps:\n");
+    for i in 0..2_000 {
+        text.push_str(&format!(
+            "  - send: {{caller: c, to: agent-{i}, text: hi}}\n"
+        ));
+    }
+    let index = Index::new(&text);
+    let before = probed_bytes();
+    for i in (0..2_000).step_by(7) {
+        let at = [
+            Seg::from("agents"),
+            Seg::Index(i),
+            Seg::from("handler"),
+            Seg::Index(1),
+        ];
+        assert_eq!(index.locate(&text, &at), Some((4 * i + 5, 9)));
+        let at = [
+            Seg::from("steps"),
+            Seg::Index(i),
+            Seg::from("send"),
+            Seg::from("to"),
+        ];
+        assert_eq!(index.locate(&text, &at), Some((8003 + i, 27)));
+    }
+    let parsed = probed_bytes() - before;
+    assert!(
+        parsed < 2 * text.len(),
+        "{parsed} bytes parsed to locate 572 values in a text of {}",
+        text.len()
+    );
+}
