@@ -188,6 +188,10 @@ pub(super) enum Command {
         /// Connections served at once; a client past them gets 503.
         #[arg(long, value_name = "N", default_value_t = 512)]
         max_connections: usize,
+        /// The caller of a request that names none (no `/as/CALLER/` prefix, header or token),
+        /// for clients that can send nothing; not a caller that holds a token.
+        #[arg(long, value_name = "CALLER")]
+        default_caller: Option<String>,
         /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
         set: Vec<Override>,

@@ -212,6 +212,7 @@ pub fn run() -> Result<Status, Error> {
             header_timeout,
             keep_alive_timeout,
             max_connections,
+            default_caller,
             set,
         } => {
             let scenario = input::load_for_run(&file, &set)?;
@@ -260,6 +261,7 @@ pub fn run() -> Result<Status, Error> {
                         keep_alive,
                         max_connections,
                     },
+                    default_caller,
                 },
             ))
         }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod identity;
 mod limits;
 mod report;
 mod robustness;

@@ -38,6 +38,12 @@ pub(super) struct State {
     pub(super) keyed: bool,
     /// The `--advertise-host` name, lower-cased and without brackets: a Host it is taken.
     pub(super) advertised: Option<String>,
+    /// `--default-caller`: the caller of a request that names none.
+    pub(super) default_caller: Option<usize>,
+    /// The served base URL and the cards' version, for the cards served under a caller's prefix.
+    base: String,
+    version: A2aVersion,
+    scenario: &'static Scenario,
     root: Option<usize>,
     tx: std::sync::Mutex<Sender<Job>>,
     pub(super) max_body: usize,
@@ -172,6 +178,13 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
                 .trim_end_matches('.')
                 .to_ascii_lowercase()
         }),
+        default_caller: options
+            .default_caller
+            .as_ref()
+            .and_then(|d| scenario.callers.iter().position(|c| c.id == *d)),
+        base: base.clone(),
+        version: options.version,
+        scenario,
         root,
         tx: std::sync::Mutex::new(tx),
         max_body: options.max_body,
@@ -331,7 +344,20 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
     if let Some(why) = foreign_host(state, &req) {
         return misdirected(&why);
     }
-    let path = req.uri().path().to_string();
+    let full = req.uri().path().to_string();
+    // `/as/CALLER/agents/NAME/...`: the caller named by the path, for clients that can send no
+    // header (an agent under test that was given this URL).
+    let (prefix_caller, path) = match full.strip_prefix("/as/") {
+        Some(tail) => match tail.split_once('/') {
+            Some((caller, rest)) if rest.starts_with("agents/") => {
+                (Some(caller.to_string()), format!("/{rest}"))
+            }
+            _ => {
+                return not_found("a caller's prefix is /as/CALLER/agents/NAME/");
+            }
+        },
+        None => (None, full.clone()),
+    };
     let (agent, rest) = match path.strip_prefix("/agents/") {
         Some(tail) => {
             let (name, rest) = match tail.find('/') {
@@ -351,9 +377,26 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
     let method = req.method().clone();
     let rest = rest.as_str();
     if rest == "/.well-known/agent-card.json" || rest == "/.well-known/agent.json" {
-        return match method {
-            Method::GET => response(200, "application/json", state.cards[agent].clone()),
-            _ => method_not_allowed(),
+        if method != Method::GET {
+            return method_not_allowed();
+        }
+        // Under a caller's prefix, the card's interfaces keep the prefix, so a client that
+        // follows the card stays that caller.
+        return match &prefix_caller {
+            None => response(200, "application/json", state.cards[agent].clone()),
+            Some(caller) => match state.callers.get(caller.as_str()) {
+                None => not_found(&format!(
+                    "no caller `{}` in this scenario",
+                    scenario::escape::Escaped(caller)
+                )),
+                Some(_) => {
+                    let base = format!("{}/as/{caller}", state.base);
+                    match card_body(state.scenario, agent, &base, state.version) {
+                        Ok(card) => response(200, "application/json", card),
+                        Err(e) => json_response(500, &json!({"error": e})),
+                    }
+                }
+            },
         };
     }
     // REST routes; everything else POSTed at the agent's root is JSON-RPC.
@@ -364,7 +407,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
     if let Some(why) = unsupported_media(&req) {
         return unsupported_media_type(rest_route.is_some(), &why);
     }
-    let caller = caller_of(state, &req);
+    let caller = caller_of(state, &req, prefix_caller.as_deref());
     let a2a_version = req
         .headers()
         .get("a2a-version")

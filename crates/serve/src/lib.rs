@@ -51,6 +51,8 @@ pub struct Options {
     pub max_body: usize,
     /// The header and keep-alive timeouts and the connection cap.
     pub limits: Limits,
+    /// The caller of a request that names none (no path prefix, header or token).
+    pub default_caller: Option<String>,
 }
 
 impl Default for Options {
@@ -70,6 +72,7 @@ impl Default for Options {
             idle_exit: None,
             max_body: 1 << 20,
             limits: Limits::default(),
+            default_caller: None,
         }
     }
 }
@@ -97,6 +100,26 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
                 scenario::escape::Escaped(host)
             );
             return 2;
+        }
+    }
+    if let Some(name) = &options.default_caller {
+        match scenario.callers.iter().find(|c| c.id == *name) {
+            None => {
+                eprintln!(
+                    "a2a-sim: --default-caller `{}` names no caller of the scenario",
+                    scenario::escape::Escaped(name)
+                );
+                return 2;
+            }
+            // A token's identity is the token's alone: no request gets it for nothing.
+            Some(c) if c.token.is_some() => {
+                eprintln!(
+                    "a2a-sim: --default-caller `{}` holds a token: its requests must carry it",
+                    scenario::escape::Escaped(name)
+                );
+                return 2;
+            }
+            Some(_) => {}
         }
     }
     // The report is written at the end: a path it cannot be written to is found now, not then.

@@ -6,19 +6,43 @@ use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST, TRANSFER_ENCODING};
 use hyper::{Request, Response};
+use scenario::escape::Escaped;
 use serde_json::json;
 
 use super::http::State;
 use super::owner::{Failure, FailureKind};
 use super::responses::*;
 
-pub(super) fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize, Failure> {
+/// Who a request is from: its bearer token (with `keys`), else the caller its path prefix
+/// (`/as/CALLER/`) or its `X-A2A-Sim-Caller` header names (both, they must agree), else
+/// `--default-caller`. With `keys` a prefix never stands in for a token: a caller that holds one
+/// must show it, and a prefix that names another caller than the token's is refused.
+pub(super) fn caller_of(
+    state: &State,
+    req: &Request<Incoming>,
+    prefix: Option<&str>,
+) -> Result<usize, Failure> {
     let unauth = |m: String| Failure::new(FailureKind::Unauthenticated, m);
     let header = |name| req.headers().get(name).and_then(|h| h.to_str().ok());
     if req.headers().get_all("x-a2a-sim-caller").iter().count() > 1 {
         return Err(unauth("one `X-A2A-Sim-Caller` header a request".into()));
     }
-    let named = header("x-a2a-sim-caller");
+    let named = match (prefix, header("x-a2a-sim-caller")) {
+        (Some(p), Some(h)) if p != h => {
+            return Err(unauth(format!(
+                "the path names caller `{}` and `X-A2A-Sim-Caller` names `{}`: name one",
+                Escaped(p),
+                Escaped(h)
+            )));
+        }
+        (Some(p), _) => Some(p),
+        (None, h) => h,
+    };
+    let default = || {
+        state
+            .default_caller
+            .ok_or_else(|| unauth("no caller: send `X-A2A-Sim-Caller: NAME`, or use the caller's URL prefix `/as/CALLER/agents/NAME/`".into()))
+    };
     if state.keyed {
         // `Bearer` in any case (RFC 9110: the scheme is case-insensitive).
         let bearer = header(hyper::header::AUTHORIZATION.as_str()).and_then(|h| {
@@ -27,9 +51,19 @@ pub(super) fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize,
         });
         // The token itself is never echoed.
         return match (bearer, named) {
-            (Some(t), _) => state.bearers.get(t).copied().ok_or_else(|| {
-                unauth("the bearer token is not one a scenario caller holds".into())
-            }),
+            (Some(t), named) => {
+                let c = state.bearers.get(t).copied().ok_or_else(|| {
+                    unauth("the bearer token is not one a scenario caller holds".into())
+                })?;
+                // The token decides; a prefix or header naming someone else is refused.
+                match named {
+                    Some(n) if state.callers.get(n) != Some(&c) => Err(unauth(format!(
+                        "the bearer token is not `{}`'s",
+                        Escaped(n)
+                    ))),
+                    _ => Ok(c),
+                }
+            }
             // A caller without a token of its own is named, and meets the scenario's token
             // policy as it does in `run`; one with a token must show it.
             (None, Some(name)) => match state.callers.get(name) {
@@ -41,6 +75,7 @@ pub(super) fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize,
                     "`X-A2A-Sim-Caller: {name}` names no scenario caller"
                 ))),
             },
+            (None, None) if state.default_caller.is_some() => default(),
             (None, None) => Err(unauth(
                 "this scenario has keys: send `Authorization: Bearer <caller's JWT>`".into(),
             )),
@@ -48,13 +83,15 @@ pub(super) fn caller_of(state: &State, req: &Request<Incoming>) -> Result<usize,
     }
     match named {
         Some(name) => state.callers.get(name).copied().ok_or_else(|| {
-            unauth(format!(
-                "`X-A2A-Sim-Caller: {name}` names no scenario caller"
-            ))
+            unauth(match prefix {
+                Some(_) => format!(
+                    "the path's caller `{}` is no scenario caller",
+                    Escaped(name)
+                ),
+                None => format!("`X-A2A-Sim-Caller: {name}` names no scenario caller"),
+            })
         }),
-        None => Err(unauth(
-            "no caller: send `X-A2A-Sim-Caller: NAME` naming a scenario caller".into(),
-        )),
+        None => default(),
     }
 }
 
