@@ -6,9 +6,8 @@
 #   examples/real-agent/smoke.sh          # from anywhere; exit 1 on any failed check
 #
 # For each agent: a fresh `a2a-sim serve loan.yaml` on a free port, the agent started with KYC_URL
-# and CREDIT_URL naming the served kyc and credit, and A2A_SIM_CALLER_HEADER=loan-desk (serve
-# identifies a caller by the X-A2A-Sim-Caller header today; the per-caller URLs of issue 27,
-# /as/loan-desk/agents/NAME/, will make that variable unnecessary); three applications sent with
+# and CREDIT_URL naming kyc and credit as served to loan-desk (/as/loan-desk/agents/NAME/: the URL
+# is the caller's identity, so the agent sends no a2a-sim header); three applications sent with
 # the SDK client (drive.py: approved, declined by score, declined by the identity check); the agent
 # stopped with SIGTERM (it must exit 0), serve with SIGINT, and its report checked for the calls
 # the agent made. serve does not record request headers, so the traceparent propagation is checked
@@ -200,8 +199,9 @@ session() {
   addr="$(head -n1 "$dir/ready")"
   local port
   port="$(free_port)"
-  KYC_URL="http://$addr/agents/kyc/" CREDIT_URL="http://$addr/agents/credit/" \
-    A2A_SIM_CALLER_HEADER=loan-desk "$@" --port "$port" 2>"$dir/agent.err" &
+  # The caller's URL prefix is its identity: the agent sends no a2a-sim header.
+  KYC_URL="http://$addr/as/loan-desk/agents/kyc/" CREDIT_URL="http://$addr/as/loan-desk/agents/credit/" \
+    "$@" --port "$port" 2>"$dir/agent.err" &
   local agent_pid=$!
   pids+=("$agent_pid")
   local ok=0
