@@ -17,7 +17,10 @@ fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             // Installed packages (an example agent's node_modules) are not the repository's.
-            if path.file_name().is_some_and(|n| n == "node_modules" || n == "target") {
+            if path
+                .file_name()
+                .is_some_and(|n| n == "node_modules" || n == "target")
+            {
                 continue;
             }
             yaml_files(&path, out);

@@ -56,8 +56,17 @@ fn load_as(
     }
 }
 
-/// [`load`] for `run` and `serve`: a library (no `steps`) has nothing to run. Neither prints
-/// `check`'s warnings, so they are not looked for.
+/// [`load`] for `serve`: a library (no `steps`) is served as well as a scenario, since a session's
+/// requests are its steps. `check`'s warnings are not looked for.
+pub(super) fn load_for_serve(
+    file: &std::path::Path,
+    overrides: &[Override],
+) -> Result<crate::engine::scenario::Scenario, LoadError> {
+    Ok(load_as(file, overrides, loader::Warnings::Skip)?.scenario)
+}
+
+/// [`load`] for `run`: a library (no `steps`) has nothing to run. `run` prints no `check`
+/// warnings, so they are not looked for.
 pub(super) fn load_for_run(
     file: &std::path::Path,
     overrides: &[Override],

@@ -215,7 +215,7 @@ pub fn run() -> Result<Status, Error> {
             default_caller,
             set,
         } => {
-            let scenario = input::load_for_run(&file, &set)?;
+            let scenario = input::load_for_serve(&file, &set)?;
             let seconds = |flag: &str, s: f64| {
                 // At most a day: a longer timeout is no limit, and Duration must hold it.
                 if s.is_finite() && s > 0.0 && s <= 86_400.0 {

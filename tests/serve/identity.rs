@@ -153,3 +153,14 @@ fn with_keys_the_token_decides_and_a_disagreeing_prefix_is_refused() {
     );
     assert!(!r.to_string().contains(jwt.trim()));
 }
+
+#[test]
+fn a_library_is_served_its_requests_being_the_session() {
+    let s = start("tests/serve/library.yaml", &[]);
+    let (status, r) = post(&s.addr, "/as/u/agents/kyc/", &[], &send());
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        r["result"]["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+}
