@@ -164,3 +164,81 @@ fn a_library_is_served_its_requests_being_the_session() {
         "TASK_STATE_COMPLETED"
     );
 }
+
+#[test]
+fn a_down_agent_is_503_with_retry_after_on_both_bindings_streamed_or_not() {
+    let s = start("tests/serve/down.yaml", &[]);
+    let (status, head, body) = http(
+        &s.addr,
+        "POST",
+        "/as/u/agents/down/",
+        &[],
+        send().to_string().as_bytes(),
+    );
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        head.to_ascii_lowercase().contains("retry-after: 1"),
+        "{head}"
+    );
+    let r: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(r["error"]["data"][0]["reason"], "AGENT_UNAVAILABLE", "{r}");
+    let stream = json!({"jsonrpc": "2.0", "id": 3, "method": "SendStreamingMessage", "params": send_params("x")});
+    let (status, head, _) = http(
+        &s.addr,
+        "POST",
+        "/as/u/agents/down/",
+        &[],
+        stream.to_string().as_bytes(),
+    );
+    assert_eq!(status, 503);
+    assert!(
+        head.to_ascii_lowercase().contains("retry-after: 1"),
+        "{head}"
+    );
+    for route in ["message:send", "message:stream"] {
+        let (status, head, body) = http(
+            &s.addr,
+            "POST",
+            &format!("/as/u/agents/down/{route}"),
+            &[("Content-Type", "application/json")],
+            send_params("x").to_string().as_bytes(),
+        );
+        assert_eq!(status, 503, "{route}: {body}");
+        assert!(
+            head.to_ascii_lowercase().contains("retry-after: 1"),
+            "{head}"
+        );
+        let r: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(r["error"]["status"], "UNAVAILABLE", "{r}");
+    }
+}
+
+#[test]
+fn a_subscription_to_an_interrupted_task_gets_the_task_and_ends() {
+    let s = start("tests/serve/down.yaml", &[]);
+    let (_, r) = post(&s.addr, "/as/u/agents/asks/", &[], &send());
+    assert_eq!(
+        r["result"]["task"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+        "{r}"
+    );
+    let task = r["result"]["task"]["id"].as_str().unwrap();
+    let sub =
+        json!({"jsonrpc": "2.0", "id": 4, "method": "SubscribeToTask", "params": {"id": task}});
+    let started = std::time::Instant::now();
+    let (status, _, body) = http(
+        &s.addr,
+        "POST",
+        "/as/u/agents/asks/",
+        &[],
+        sub.to_string().as_bytes(),
+    );
+    assert_eq!(status, 200);
+    // The stream closed by itself (the client reads to its end), well before any timeout.
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let events = super::sse_events(&body);
+    assert_eq!(events.len(), 1, "{body}");
+    assert_eq!(
+        events[0]["result"]["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+}

@@ -75,6 +75,9 @@ pub(super) async fn json_rpc(
         let e = rpc_bytes(&id, "error", &protocol::rpc_error(f));
         if f.kind == FailureKind::Unauthenticated {
             json_bytes_response(401, e)
+        } else if f.kind == FailureKind::Unavailable {
+            // A down agent is a down server to a client: 503 with Retry-After, streamed or not.
+            json_bytes_response(503, e)
         } else if stream {
             sse([e])
         } else {

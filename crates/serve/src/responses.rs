@@ -39,6 +39,11 @@ pub(super) fn json_bytes_response(status: u16, body: Vec<u8>) -> Response<Body> 
             HeaderValue::from_static("Bearer realm=\"a2a-sim\""),
         );
     }
+    if status == 503 {
+        // An agent in an `unavailable` window: come back, as a server that is down asks.
+        r.headers_mut()
+            .insert(hyper::header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
     r
 }
 

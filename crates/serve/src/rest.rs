@@ -173,7 +173,9 @@ pub(super) async fn answer(
         }
         Answer::Live(events) => live(&state.streams, events, bare),
         Answer::Value(v) => json_response(200, &v),
-        Answer::Error(f) if stream => sse([bare(protocol::rest_error(&f).1)]),
+        Answer::Error(f) if stream && f.kind != FailureKind::Unavailable => {
+            sse([bare(protocol::rest_error(&f).1)])
+        }
         Answer::Error(f) => rest_failure(&f),
     }
 }

@@ -2,6 +2,8 @@
 //! each of its events as the world records them, until it next pauses or ends — the same events,
 //! in the same order, a stream of the task shows.
 
+use std::time::Duration;
+
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -59,6 +61,11 @@ impl Subscriptions {
                     task_id(ix)
                 ),
             ));
+        }
+        // An interrupted task (input- or auth-required) waits on its caller: as the official
+        // servers do, the subscription gets the task as it stands and ends.
+        if state.is_pause() {
+            return Answer::Events(vec![(task_event(world, version, ix), Duration::ZERO)]);
         }
         let (tx, rx) = unbounded_channel();
         let next = world.events.len();
