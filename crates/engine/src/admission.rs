@@ -3,7 +3,9 @@
 use std::borrow::Cow;
 
 use crate::chain::{ChainRef, Chains};
-use crate::scenario::{Agent, Level, Scenario};
+pub use crate::codes::DenialCode;
+use crate::ids::Level;
+use crate::scenario::{Agent, Scenario};
 use crate::symbols::Sym;
 
 /// A verified caller context: who is asking, for which tenant, with what data and scopes.
@@ -17,36 +19,6 @@ pub struct CallerContext<'a> {
     /// Borrowed from the file, except where attenuation narrowed them (authority.md §1).
     pub scopes: Cow<'a, [Sym]>,
     pub delegation_chain: ChainRef,
-}
-
-/// The five checks, in report order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum DenialCode {
-    Cycle,
-    Depth,
-    Tenant,
-    Classification,
-    Scope,
-}
-
-impl DenialCode {
-    pub const ALL: [DenialCode; 5] = [
-        DenialCode::Cycle,
-        DenialCode::Depth,
-        DenialCode::Tenant,
-        DenialCode::Classification,
-        DenialCode::Scope,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DenialCode::Cycle => "cycle",
-            DenialCode::Depth => "depth",
-            DenialCode::Tenant => "tenant",
-            DenialCode::Classification => "classification",
-            DenialCode::Scope => "scope",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,96 +4,14 @@
 
 use std::borrow::Cow;
 
+pub use crate::codes::Outcome;
 use crate::ix::{Ix, ix32};
-use crate::lifecycle::TaskState;
 pub use crate::member::Member;
 use crate::scenario::*;
 use crate::scheduler::{Activity, DelegationIx};
 use crate::status::NewTask;
 use crate::task::*;
 use crate::world::{Next, World};
-
-/// How a delegation ended, in one word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Outcome {
-    Completed,
-    Failed,
-    Canceled,
-    Rejected,
-    InputRequired,
-    AuthRequired,
-    Denied,
-    NoCandidate,
-    Timeout,
-    /// The callee refused the request before seeing it (a fault).
-    Unavailable,
-}
-
-impl Outcome {
-    pub const ALL: [Outcome; 10] = [
-        Outcome::Completed,
-        Outcome::Failed,
-        Outcome::Canceled,
-        Outcome::Rejected,
-        Outcome::InputRequired,
-        Outcome::AuthRequired,
-        Outcome::Denied,
-        Outcome::NoCandidate,
-        Outcome::Timeout,
-        Outcome::Unavailable,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Completed => "completed",
-            Outcome::Failed => "failed",
-            Outcome::Canceled => "canceled",
-            Outcome::Rejected => "rejected",
-            Outcome::InputRequired => "input-required",
-            Outcome::AuthRequired => "auth-required",
-            Outcome::Denied => "denied",
-            Outcome::NoCandidate => "no_candidate",
-            Outcome::Timeout => "timeout",
-            Outcome::Unavailable => "unavailable",
-        }
-    }
-
-    /// Reads an outcome word; the pause states in either spelling (`input_required` too).
-    pub fn parse(s: &str) -> Option<Outcome> {
-        let s = match s {
-            "input_required" => "input-required",
-            "auth_required" => "auth-required",
-            other => other,
-        };
-        Outcome::ALL.into_iter().find(|o| o.as_str() == s)
-    }
-
-    /// The outcome a child task's state gives.
-    pub fn of_state(state: TaskState) -> Outcome {
-        match state {
-            TaskState::Completed => Outcome::Completed,
-            TaskState::Canceled => Outcome::Canceled,
-            TaskState::Rejected => Outcome::Rejected,
-            TaskState::InputRequired => Outcome::InputRequired,
-            TaskState::AuthRequired => Outcome::AuthRequired,
-            TaskState::Failed | TaskState::Submitted | TaskState::Working => Outcome::Failed,
-        }
-    }
-
-    /// Outcomes a `retry` tries again.
-    pub fn is_retried(self) -> bool {
-        matches!(
-            self,
-            Outcome::Failed | Outcome::Timeout | Outcome::Unavailable
-        )
-    }
-}
-
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// What a task's next turn must handle first: each names a [`DelegationIx`], kept in 32 bits
 /// as a task's run keeps its indices.

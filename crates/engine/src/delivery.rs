@@ -2,8 +2,8 @@
 //! retries on exponential backoff, an idempotency key, and a dead letter when every attempt failed.
 //! Attempts are worked out when the status change happens: they take no tick and queue nothing.
 
+use crate::ids::TaskIx;
 use crate::lifecycle::TaskState;
-use crate::task::TaskIx;
 use crate::world::World;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

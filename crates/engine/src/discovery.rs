@@ -3,7 +3,8 @@
 use std::cmp::Ordering;
 
 use crate::admission::CallerContext;
-use crate::scenario::{Agent, AgentIx};
+use crate::ids::AgentIx;
+use crate::scenario::Agent;
 use crate::symbols::Sym;
 use smallvec::SmallVec;
 

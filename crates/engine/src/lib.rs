@@ -8,7 +8,9 @@
 
 pub mod admission;
 pub mod chain;
+pub mod codes;
 pub mod conditions;
+pub mod data;
 pub mod delegation;
 pub mod delivery;
 pub mod discovery;
@@ -16,6 +18,7 @@ mod driver;
 mod escalation;
 pub mod faults;
 mod handler;
+pub mod ids;
 pub mod ix;
 pub mod lifecycle;
 pub mod member;
