@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::admission::{CallerContext, Denial, check_delegation};
+use crate::admission::{Denial, check_delegation};
+use crate::caller_context::CallerContext;
 use crate::ix::Ix;
 use crate::lifecycle::TaskState;
 use crate::record::*;

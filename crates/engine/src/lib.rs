@@ -7,6 +7,7 @@
 //! recorded.
 
 pub mod admission;
+mod caller_context;
 pub mod chain;
 pub mod codes;
 pub mod conditions;

@@ -10,8 +10,10 @@ use crate::push::HostPattern;
 use crate::symbols::{Sym, Symbols};
 pub use crate::template::Text;
 
+mod directory;
 mod script;
 mod steps;
+pub use directory::{Directory, Ranked, Scores};
 pub use script::*;
 pub use steps::*;
 
@@ -46,7 +48,7 @@ pub struct Scenario {
     /// `--set KEY=VALUE` overrides applied, as given (the report shows them).
     pub overrides: Vec<String>,
     /// The agents' discovery facts, flat, for fast ranking.
-    pub directory: crate::discovery::Directory,
+    pub directory: Directory,
     pub symbols: Symbols,
     /// With `keys`: what verifies callers' tokens and mints nested hops' (the edge's, handed in).
     pub tokens: Option<Box<dyn crate::token::Tokens>>,
