@@ -25,6 +25,7 @@ pub mod lifecycle;
 pub mod member;
 pub mod names;
 pub mod outage;
+mod parts;
 pub mod program;
 pub mod push;
 mod push_config;
