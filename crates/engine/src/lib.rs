@@ -24,6 +24,7 @@ pub mod ix;
 pub mod lifecycle;
 pub mod member;
 pub mod names;
+mod notification;
 pub mod outage;
 mod parts;
 pub mod program;
