@@ -12,6 +12,7 @@ pub mod chain;
 pub mod codes;
 pub mod conditions;
 pub mod data;
+mod delegating;
 pub mod delegation;
 pub mod delivery;
 pub mod discovery;
