@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use crate::delegation::{Delegation, Member, Outcome, Pending, Spec};
 use crate::ix::{Ix, ix32};
+use crate::new_task::NewTask;
 use crate::scenario::*;
 use crate::scheduler::{Activity, DelegationIx};
-use crate::status::NewTask;
 use crate::task::*;
 use crate::world::{Next, World};
 

@@ -6,11 +6,11 @@ use std::borrow::Cow;
 use crate::conditions::{self, Facts, Subject};
 use crate::delegation::Pending;
 use crate::ix::ix32;
+use crate::lifecycle::IllegalTransition;
 use crate::parts::Parts;
 use crate::program::Op;
 use crate::record::*;
 use crate::scenario::*;
-use crate::status::IllegalTransition;
 use crate::task::*;
 use crate::world::{Next, World};
 

@@ -25,6 +25,7 @@ pub mod ix;
 pub mod lifecycle;
 pub mod member;
 pub mod names;
+mod new_task;
 mod notification;
 pub mod outage;
 mod parts;
