@@ -14,6 +14,7 @@ pub mod imports;
 pub mod loader;
 pub mod overrides;
 pub mod paths;
+pub mod problem;
 pub mod redact;
 pub mod schema;
 pub mod yaml;
