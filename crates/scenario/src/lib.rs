@@ -10,6 +10,7 @@ pub mod confusables;
 pub mod corpus;
 pub mod diagnostic;
 pub mod file;
+pub mod file_text;
 pub mod imports;
 pub mod loader;
 pub mod overrides;
