@@ -12,6 +12,7 @@ mod everyday;
 mod faults;
 mod goldens;
 mod invariants;
+mod layers;
 mod loading;
 mod malformed;
 mod properties;

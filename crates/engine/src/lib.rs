@@ -5,6 +5,11 @@
 //! that reads files, parses YAML, runs async code, speaks HTTP or does crypto. The loader hands it
 //! a [`scenario::Scenario`]; a run ([`world::run`]) drives it tick by tick; reports read what it
 //! recorded.
+//!
+//! Inside, imports point down too. At the bottom, the words every file speaks: [`ids`], [`codes`],
+//! [`data`], [`lifecycle`], [`symbols`]. Above them, the scenario model and the [`record`] with the
+//! entries it keeps; then `world.rs`, and on top the files that add to `impl World` (`status`,
+//! `handler`, `delegating`, `driver`, ...), which nothing below them imports.
 
 pub mod admission;
 mod caller_context;

@@ -83,7 +83,7 @@ pub struct Push {
 
 /// One call that streams: a send, stream, reply, or a handler's nested delegation. Stored in 32
 /// bits a field, as events are: a run that records every stream keeps one per task and more
-/// (see [`RecordStreams`](crate::world::RecordStreams)).
+/// (see [`RecordStreams`](crate::record::RecordStreams)).
 #[derive(Debug, Clone, Copy)]
 pub struct Call {
     /// The [`TaskIx`].
