@@ -14,6 +14,7 @@ mod everyday;
 mod faults;
 mod goldens;
 mod invariants;
+mod layers;
 mod loading;
 mod locating;
 mod malformed;

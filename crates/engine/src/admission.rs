@@ -1,53 +1,9 @@
 //! `check_delegation`: may this caller delegate to this card? Every denial, not the first.
 
-use std::borrow::Cow;
-
-use crate::chain::{ChainRef, Chains};
-use crate::scenario::{Agent, Level, Scenario};
-use crate::symbols::Sym;
-
-/// A verified caller context: who is asking, for which tenant, with what data and scopes.
-/// For a driver step it comes from the scenario's `callers`; for a nested delegation the server
-/// derives it from the running task.
-#[derive(Debug, Clone)]
-pub struct CallerContext<'a> {
-    pub agent_id: Sym,
-    pub tenant: Sym,
-    pub classification: Level,
-    /// Borrowed from the file, except where attenuation narrowed them (authority.md §1).
-    pub scopes: Cow<'a, [Sym]>,
-    pub delegation_chain: ChainRef,
-}
-
-/// The five checks, in report order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum DenialCode {
-    Cycle,
-    Depth,
-    Tenant,
-    Classification,
-    Scope,
-}
-
-impl DenialCode {
-    pub const ALL: [DenialCode; 5] = [
-        DenialCode::Cycle,
-        DenialCode::Depth,
-        DenialCode::Tenant,
-        DenialCode::Classification,
-        DenialCode::Scope,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DenialCode::Cycle => "cycle",
-            DenialCode::Depth => "depth",
-            DenialCode::Tenant => "tenant",
-            DenialCode::Classification => "classification",
-            DenialCode::Scope => "scope",
-        }
-    }
-}
+pub use crate::caller_context::CallerContext;
+use crate::chain::Chains;
+pub use crate::codes::DenialCode;
+use crate::scenario::{Agent, Scenario};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Denial {

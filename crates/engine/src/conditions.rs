@@ -5,9 +5,10 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::delegation::Outcome;
+use crate::codes::Outcome;
+use crate::data::DataMap;
+use crate::ids::ResultIx;
 use crate::lifecycle::TaskState;
-use crate::scenario::{DataMap, ResultIx};
 
 /// A `when` condition.
 #[derive(Debug, Clone)]

@@ -1,10 +1,10 @@
 //! Webhook delivery (faults.md §2): every push of a task is also a notification, delivered with
 //! retries on exponential backoff, an idempotency key, and a dead letter when every attempt failed.
-//! Attempts are worked out when the status change happens: they take no tick and queue nothing.
+//! Here are the attempts as the record keeps them and the backoff between them; the world works
+//! them out in `notification.rs`.
 
+use crate::ids::TaskIx;
 use crate::lifecycle::TaskState;
-use crate::task::TaskIx;
-use crate::world::World;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeliveryOutcome {
@@ -41,56 +41,6 @@ pub struct Delivery {
 pub fn retry_tick(previous: u64, backoff: u64, k: u32) -> u64 {
     let factor = 1u64.checked_shl(k.saturating_sub(2)).unwrap_or(u64::MAX);
     previous.saturating_add(backoff.saturating_mul(factor))
-}
-
-impl World<'_> {
-    /// Works out every attempt of the notification of `task`'s latest status change, sent to the
-    /// push URL `url` at `tick`.
-    pub(crate) fn deliver_notification(
-        &mut self,
-        task: TaskIx,
-        url: usize,
-        tick: u64,
-        state: TaskState,
-    ) {
-        let Some(policy) = self.record.faults.deliveries() else {
-            return;
-        };
-        let position = self.record.tasks[task].history.len();
-        let host = self.record.push_hosts[url].as_str();
-        let mut at = tick;
-        for attempt in 1..=policy.attempts.max(1) {
-            if attempt >= 2 {
-                at = retry_tick(at, policy.backoff, attempt);
-            }
-            let record = |outcome| Delivery {
-                tick: at,
-                task,
-                position,
-                state,
-                url,
-                attempt,
-                outcome,
-            };
-            if !self.record.faults.host_down(host, at) {
-                self.record
-                    .deliveries
-                    .push(record(DeliveryOutcome::Delivered));
-                if self.record.faults.duplicates(host) {
-                    self.record
-                        .deliveries
-                        .push(record(DeliveryOutcome::Delivered));
-                }
-                return;
-            }
-            let last = attempt >= policy.attempts;
-            self.record.deliveries.push(record(if last {
-                DeliveryOutcome::DeadLetter
-            } else {
-                DeliveryOutcome::Failed
-            }));
-        }
-    }
 }
 
 #[cfg(test)]

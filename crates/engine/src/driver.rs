@@ -3,13 +3,15 @@
 
 use std::borrow::Cow;
 
-use crate::admission::{CallerContext, Denial, check_delegation};
+use crate::admission::{Denial, check_delegation};
+use crate::caller_context::CallerContext;
 use crate::ix::Ix;
+use crate::lifecycle::IllegalTransition;
 use crate::lifecycle::TaskState;
+use crate::new_task::NewTask;
 use crate::record::*;
 use crate::scenario::*;
 use crate::scheduler::Activity;
-use crate::status::{IllegalTransition, NewTask};
 use crate::symbols::Sym;
 use crate::task::*;
 use crate::world::World;

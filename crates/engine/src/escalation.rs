@@ -5,10 +5,10 @@ use std::borrow::Cow;
 
 use crate::delegation::Spec;
 use crate::ix::Ix;
+use crate::lifecycle::IllegalTransition;
 use crate::lifecycle::TaskState;
 use crate::scenario::*;
 use crate::scheduler::DelegationIx;
-use crate::status::IllegalTransition;
 use crate::task::*;
 use crate::world::{Next, World};
 

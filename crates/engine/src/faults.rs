@@ -2,7 +2,7 @@
 //! run slow or crash, which push hosts are down or duplicate — and the webhook delivery policy.
 //! Nothing here acts; the world asks.
 
-use crate::scenario::AgentIx;
+use crate::ids::AgentIx;
 
 /// A half-open tick window `[from, to)`; `to: None` is forever.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -5,10 +5,19 @@
 //! that reads files, parses YAML, runs async code, speaks HTTP or does crypto. The loader hands it
 //! a [`scenario::Scenario`]; a run ([`world::run`]) drives it tick by tick; reports read what it
 //! recorded.
+//!
+//! Inside, imports point down too. At the bottom, the words every file speaks: [`ids`], [`codes`],
+//! [`data`], [`lifecycle`], [`symbols`]. Above them, the scenario model and the [`record`] with the
+//! entries it keeps; then `world.rs`, and on top the files that add to `impl World` (`status`,
+//! `handler`, `delegating`, `driver`, ...), which nothing below them imports.
 
 pub mod admission;
+mod caller_context;
 pub mod chain;
+pub mod codes;
 pub mod conditions;
+pub mod data;
+mod delegating;
 pub mod delegation;
 pub mod delivery;
 pub mod discovery;
@@ -16,11 +25,15 @@ mod driver;
 mod escalation;
 pub mod faults;
 mod handler;
+pub mod ids;
 pub mod ix;
 pub mod lifecycle;
 pub mod member;
 pub mod names;
+mod new_task;
+mod notification;
 pub mod outage;
+mod parts;
 pub mod program;
 pub mod push;
 mod push_config;

@@ -75,6 +75,13 @@ impl fmt::Display for TaskState {
     }
 }
 
+/// Why `set_status` refused a change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IllegalTransition {
+    pub from: TaskState,
+    pub to: TaskState,
+}
+
 /// The lifecycle, as data. Terminal states have no row: they accept nothing.
 ///
 /// Two edges are absent on purpose: submitted → completed (a completion with no working state is

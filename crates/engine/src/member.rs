@@ -1,9 +1,8 @@
 //! One member of a delegation: its child task, its outcome, and why it has none.
 
-use crate::delegation::Outcome;
+use crate::codes::Outcome;
+use crate::ids::{AgentIx, TaskIx};
 use crate::ix::Ix;
-use crate::scenario::AgentIx;
-use crate::task::TaskIx;
 
 /// One member of a delegation: a fan-out's child, or a delegate's current attempt. 32 bytes:
 /// its rarer indices are kept in 32 bits, read through [`Member::denial`], [`Member::callee`]

@@ -2,8 +2,8 @@
 //! script and its ties to other work.
 
 use crate::delegation::Pending;
+use crate::ids::TaskIx;
 use crate::ix::{Ix, ix32};
-use crate::task::TaskIx;
 
 /// A task's place in its script and its ties to other work.
 /// Indices it keeps are stored in 32 bits (as stream events are): one of these is kept per task,

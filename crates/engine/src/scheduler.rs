@@ -9,10 +9,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::task::TaskIx;
-
-/// Index of a delegation (a `delegate` or `fan_out` of a running task) in the world.
-pub type DelegationIx = usize;
+pub use crate::ids::DelegationIx;
+use crate::ids::TaskIx;
 
 /// What can happen next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -3,44 +3,14 @@
 
 use std::borrow::Cow;
 
-use crate::chain::ChainRef;
 use crate::ix::{Ix, ix32};
+pub use crate::lifecycle::IllegalTransition;
 use crate::lifecycle::TaskState;
+use crate::new_task::NewTask;
 use crate::record::*;
 use crate::scenario::*;
-use crate::scheduler::DelegationIx;
 use crate::task::*;
 use crate::world::{RecordStreams, Run, World};
-
-/// Why `set_status` refused a change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IllegalTransition {
-    pub from: TaskState,
-    pub to: TaskState,
-}
-
-/// What a new task starts from. Its chain is built by the server from the caller's verified
-/// context before this is filled in; nothing else can set it.
-pub(crate) struct NewTask<'s> {
-    pub agent: AgentIx,
-    pub owner: Owner,
-    pub delegation_chain: ChainRef,
-    pub classification: Level,
-    pub parent: Option<TaskIx>,
-    /// `None`: mint a fresh `ctx-N`.
-    pub context: Option<Context<'s>>,
-    pub text: Cow<'s, str>,
-    pub data: Option<&'s DataMap>,
-    /// The delegation creating it, and its member number there.
-    pub via: Option<(DelegationIx, usize)>,
-    pub attempt: u32,
-    /// The scopes of the caller context admission checked.
-    pub scopes: Cow<'s, [crate::symbols::Sym]>,
-    /// The driver caller at the root of its chain.
-    pub origin: CallerIx,
-    /// Created by a driver `stream` step: its call's events are the step's result.
-    pub stream: bool,
-}
 
 impl<'s> World<'s> {
     /// Creates a task in `submitted` at the next tick, opens its call's stream with it (when it is

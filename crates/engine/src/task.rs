@@ -6,15 +6,15 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use crate::chain::ChainRef;
+use crate::data::DataMap;
+pub use crate::ids::TaskIx;
+use crate::ids::{AgentIx, CallerIx, Level};
 use crate::ix::Ix;
 use crate::lifecycle::TaskState;
 use crate::push::Secret;
-use crate::scenario::{AgentIx, ArtifactSpec, CallerIx, DataMap, Level};
+use crate::scenario::ArtifactSpec;
 pub use crate::shared::{MessageText, Scopes};
 use crate::symbols::Sym;
-
-/// Index of a task in the world; `task-N` has index N − 1, so creation order is id order.
-pub type TaskIx = usize;
 
 pub fn task_id(ix: TaskIx) -> String {
     format!("task-{}", ix + 1)

@@ -8,7 +8,7 @@ use std::ops::Deref;
 use serde_json::Value;
 
 use crate::conditions::{Subject, lookup};
-use crate::scenario::DataMap;
+use crate::data::DataMap;
 
 /// A handler text: plain (the common case, rendered as it is) or a template. Two words: every
 /// `send` and `reply` step of a scenario holds one.

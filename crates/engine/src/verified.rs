@@ -2,7 +2,7 @@
 //! nested hop gets a token the platform mints and the callee verifies, both at the scenario clock
 //! before any tick the request causes. The caller context is read from the verified claims.
 
-use crate::admission::CallerContext;
+use crate::caller_context::CallerContext;
 use crate::record::ErrorCode;
 use crate::scenario::*;
 use crate::symbols::Sym;

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use crate::admission::CallerContext;
+use crate::caller_context::CallerContext;
 use crate::chain::{ChainRef, Chains};
 use crate::delegation::Delegation;
 

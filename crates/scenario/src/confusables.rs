@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::confusable_detection::skeleton;
 
-use crate::loader::Problem;
+use crate::problem::Problem;
 use crate::yaml::Seg;
 use engine::scenario::Scenario;
 use engine::symbols::Sym;

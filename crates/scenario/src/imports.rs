@@ -282,7 +282,7 @@ impl Merger<'_> {
             if self.seen.contains(&canonical) {
                 continue;
             }
-            let text = match crate::loader::read(&path) {
+            let text = match crate::file_text::read(&path) {
                 Ok(t) => t,
                 Err(e) => {
                     let why = e

@@ -6,7 +6,7 @@
 //!
 //! [`TRANSITIONS`]: engine::lifecycle::TRANSITIONS
 
-use crate::loader::Problem;
+use crate::problem::Problem;
 use crate::yaml::Seg;
 use engine::conditions::Subject;
 use engine::lifecycle::TaskState;

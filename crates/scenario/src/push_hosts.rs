@@ -1,6 +1,6 @@
 //! `check`'s warning on `policy.push_allowed_hosts` entries that name this machine.
 
-use crate::loader::Problem;
+use crate::problem::Problem;
 use crate::yaml::Seg;
 use engine::scenario::Scenario;
 

@@ -1,71 +1,13 @@
 //! What a run records, in the order it happened: the report is rendered from these.
 
-use crate::admission::{Denial, DenialCode};
+use crate::admission::Denial;
+pub use crate::codes::{DenialCode, ErrorCode};
 use crate::discovery::Ranked;
+pub use crate::ids::CallId;
+use crate::ids::{AgentIx, CallerIx, TaskIx};
 use crate::ix::{Ix, ix32};
 use crate::lifecycle::TaskState;
-use crate::scenario::{AgentIx, CallerIx};
 use crate::symbols::Sym;
-use crate::task::TaskIx;
-
-/// Refused operations and handler bugs (`errors[].code`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorCode {
-    TaskNotFound,
-    TaskTerminal,
-    TaskNotCancelable,
-    NoCandidate,
-    PushNotSupported,
-    HostNotAllowed,
-    MissingToken,
-    IllegalTransition,
-    HandlerIncomplete,
-    /// A reply to a task that is neither paused nor terminal.
-    TaskNotAwaiting,
-    /// A request to an agent inside a fault's window: refused before the server saw it.
-    AgentUnavailable,
-    /// A token that failed verification, or none where one is required: refused before admission.
-    Unauthenticated,
-    /// A `stream` step to an agent whose card says `streaming: false` (A2A's
-    /// `UnsupportedOperation`).
-    StreamingNotSupported,
-}
-
-impl ErrorCode {
-    pub const ALL: [ErrorCode; 13] = [
-        ErrorCode::TaskNotFound,
-        ErrorCode::TaskTerminal,
-        ErrorCode::TaskNotCancelable,
-        ErrorCode::NoCandidate,
-        ErrorCode::PushNotSupported,
-        ErrorCode::HostNotAllowed,
-        ErrorCode::MissingToken,
-        ErrorCode::IllegalTransition,
-        ErrorCode::HandlerIncomplete,
-        ErrorCode::TaskNotAwaiting,
-        ErrorCode::AgentUnavailable,
-        ErrorCode::Unauthenticated,
-        ErrorCode::StreamingNotSupported,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::TaskNotFound => "task_not_found",
-            ErrorCode::TaskTerminal => "task_terminal",
-            ErrorCode::TaskNotCancelable => "task_not_cancelable",
-            ErrorCode::NoCandidate => "no_candidate",
-            ErrorCode::PushNotSupported => "push_not_supported",
-            ErrorCode::HostNotAllowed => "host_not_allowed",
-            ErrorCode::MissingToken => "missing_token",
-            ErrorCode::IllegalTransition => "illegal_transition",
-            ErrorCode::HandlerIncomplete => "handler_incomplete",
-            ErrorCode::TaskNotAwaiting => "task_not_awaiting",
-            ErrorCode::AgentUnavailable => "agent_unavailable",
-            ErrorCode::Unauthenticated => "unauthenticated",
-            ErrorCode::StreamingNotSupported => "streaming_not_supported",
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct ErrorRecord {
@@ -141,7 +83,7 @@ pub struct Push {
 
 /// One call that streams: a send, stream, reply, or a handler's nested delegation. Stored in 32
 /// bits a field, as events are: a run that records every stream keeps one per task and more
-/// (see [`RecordStreams`](crate::world::RecordStreams)).
+/// (see [`RecordStreams`](crate::record::RecordStreams)).
 #[derive(Debug, Clone, Copy)]
 pub struct Call {
     /// The [`TaskIx`].
@@ -152,8 +94,6 @@ pub struct Call {
     pub first_event: u32,
     pub end_event: u32,
 }
-
-pub type CallId = usize;
 
 /// One stream event. Snapshots are prefixes of the task's append-only logs.
 /// Stored in 8 bytes: a run records several events per delegation. Its task is its call's

@@ -6,13 +6,15 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::chain::Chains;
+use crate::data::DataMap;
 use crate::delegation::Delegation;
 use crate::delivery::Delivery;
 use crate::faults::Faults;
-use crate::handler::Parts;
+use crate::ids::{AliasIx, TaskIx};
 use crate::ix::Ix;
-use crate::scenario::{AliasIx, DataMap, Scenario, Step};
-use crate::task::{Message, Task, TaskIx};
+use crate::parts::Parts;
+use crate::scenario::{Scenario, Step};
+use crate::task::{Message, Task};
 use crate::token::VerifiedToken;
 
 mod entries;

@@ -1,26 +1,21 @@
 //! A loaded, checked scenario: every reference resolved to an index, every name interned.
 //! This is what the engine runs; it holds no positions and no YAML.
 
+pub use crate::codes::Outcome;
 pub use crate::conditions::{Cond, DataTest, Subject, Test, TextTest, ValueTest};
-pub use crate::delegation::Outcome;
+pub use crate::data::DataMap;
+pub use crate::ids::{AgentIx, AliasIx, CallerIx, Level, ResultIx};
 use crate::lifecycle::TaskState;
 use crate::push::HostPattern;
 use crate::symbols::{Sym, Symbols};
 pub use crate::template::Text;
 
+mod directory;
 mod script;
 mod steps;
+pub use directory::{Directory, Ranked, Scores};
 pub use script::*;
 pub use steps::*;
-
-/// A `data` mapping: JSON keys in the scenario file's order.
-pub type DataMap = serde_json::Map<String, serde_json::Value>;
-
-pub type AgentIx = usize;
-pub type CallerIx = usize;
-pub type AliasIx = usize;
-/// A classification level: its rank in `levels`, lowest first.
-pub type Level = usize;
 
 pub const DEFAULT_LEVELS: [&str; 4] = ["public", "internal", "confidential", "restricted"];
 pub const DEFAULT_EPOCH: &str = "2026-01-01T00:00:00Z";
@@ -53,7 +48,7 @@ pub struct Scenario {
     /// `--set KEY=VALUE` overrides applied, as given (the report shows them).
     pub overrides: Vec<String>,
     /// The agents' discovery facts, flat, for fast ranking.
-    pub directory: crate::discovery::Directory,
+    pub directory: Directory,
     pub symbols: Symbols,
     /// With `keys`: what verifies callers' tokens and mints nested hops' (the edge's, handed in).
     pub tokens: Option<Box<dyn crate::token::Tokens>>,
@@ -65,12 +60,12 @@ pub enum Expectation {
     Task(TaskExpectation),
     Denied {
         step: usize,
-        codes: Vec<crate::admission::DenialCode>,
+        codes: Vec<crate::codes::DenialCode>,
     },
     /// `{denied: pay/screen, codes}`: the denial of a nested delegation.
     DeniedPath {
         path: TaskPath,
-        codes: Vec<crate::admission::DenialCode>,
+        codes: Vec<crate::codes::DenialCode>,
     },
     /// `{ranking: STEP, agents}`: a `discover` step's ranking, agent names in order.
     Ranking {
@@ -81,10 +76,10 @@ pub enum Expectation {
     /// in the step's caller and agent order.
     Matrix {
         step: usize,
-        grid: Vec<Vec<Vec<crate::admission::DenialCode>>>,
+        grid: Vec<Vec<Vec<crate::codes::DenialCode>>>,
     },
     Pushes(Expected<TaskState>),
-    Errors(Expected<crate::record::ErrorCode>),
+    Errors(Expected<crate::codes::ErrorCode>),
 }
 
 /// A task named by a path: an alias, then the `as` names of delegations (and, after a fan-out's

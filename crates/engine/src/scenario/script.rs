@@ -6,9 +6,6 @@ use crate::symbols::Sym;
 
 use super::*;
 
-/// Index of a named result (`as`) among its agent's [`Agent::results`].
-pub type ResultIx = usize;
-
 #[derive(Debug)]
 pub enum HandlerStep {
     Status(TaskState, Option<Text>),

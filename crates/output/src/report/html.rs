@@ -8,8 +8,9 @@ use std::fmt::Write as _;
 
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
+pub use crate::report::html_text::esc;
+use crate::report::html_text::{COLOURS, colour};
 use crate::report::mermaid::step_anchors;
-use engine::lifecycle::TaskState;
 use engine::record::Record;
 use engine::task::{Task, task_id};
 
@@ -22,25 +23,6 @@ const AXIS: f64 = 28.0;
 /// Writes the page.
 pub fn write(record: &Record, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     out.write_all(render(record).as_bytes())
-}
-
-/// Each state's colour (the legend's order).
-const COLOURS: [(TaskState, &str); 8] = [
-    (TaskState::Submitted, "#94a3b8"),
-    (TaskState::Working, "#3b82f6"),
-    (TaskState::InputRequired, "#f59e0b"),
-    (TaskState::AuthRequired, "#a855f7"),
-    (TaskState::Completed, "#16a34a"),
-    (TaskState::Canceled, "#57534e"),
-    (TaskState::Failed, "#dc2626"),
-    (TaskState::Rejected, "#db2777"),
-];
-
-pub(crate) fn colour(state: TaskState) -> &'static str {
-    COLOURS
-        .iter()
-        .find(|(s, _)| *s == state)
-        .map_or("#000", |(_, c)| c)
 }
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#1e293b;background:#fff}\
@@ -414,21 +396,4 @@ fn cut(text: &str, max: usize) -> String {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_string(),
     }
-}
-
-/// Text for HTML (and SVG) content and attribute values.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
 }

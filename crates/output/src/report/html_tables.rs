@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
-use crate::report::html::{colour, esc};
+use crate::report::html_text::{colour, esc};
 use engine::record::Record;
 use engine::task::{Role, task_id};
 

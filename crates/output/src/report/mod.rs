@@ -7,6 +7,7 @@ pub mod faults_table;
 pub mod handler_steps;
 pub mod html;
 mod html_tables;
+mod html_text;
 pub mod json;
 mod json_blocks;
 mod json_out;

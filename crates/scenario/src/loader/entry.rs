@@ -1,10 +1,12 @@
 //! The ways in: a file's path or a text, with or without `--set` overrides and `check`'s
-//! warnings, all ending in [`load_string_as`]; and reading a file into its text.
+//! warnings, all ending in [`load_string_as`]. Reading a file into its text is
+//! [`file_text`](crate::file_text)'s, re-exported here.
 
 use std::path::Path;
 
 use super::{Loaded, Warnings, load_string_as};
 use crate::diagnostic::LoadError;
+pub use crate::file_text::{decode_utf8, read};
 use crate::overrides::Override;
 use engine::scenario::Scenario;
 
@@ -41,57 +43,11 @@ pub fn load_path_as(
     )
 }
 
-/// A scenario file's text, or a located error for a file that cannot be read or is not UTF-8.
-pub fn read(path: &Path) -> Result<String, LoadError> {
-    let display = path.display().to_string();
-    let bytes = crate::regular_file::read(path, crate::regular_file::SCENARIO_LIMIT)
-        .map_err(|e| LoadError::single(&display, 1, 1, format!("cannot read the file: {e}")))?;
-    // The bytes become the text without a copy (a large file's second 10 MB) when they are UTF-8;
-    // otherwise `decode_utf8` says why, as before.
-    match String::from_utf8(bytes) {
-        Ok(mut text) => {
-            if text.starts_with('\u{feff}') {
-                text.drain(..'\u{feff}'.len_utf8());
-            }
-            Ok(text)
-        }
-        Err(e) => match decode_utf8(&display, e.as_bytes()) {
-            Err(error) => Err(error),
-            Ok(text) => Ok(text.to_string()),
-        },
-    }
-}
-
 /// The scenario's default name: its file name without extension.
 pub fn default_name(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-/// The text of a file, or a located error at the first byte that is not UTF-8.
-pub fn decode_utf8<'a>(display: &str, bytes: &'a [u8]) -> Result<&'a str, LoadError> {
-    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err(LoadError::single(
-            display,
-            1,
-            1,
-            "the file is UTF-16; save it as UTF-8",
-        ));
-    }
-    // A UTF-8 byte order mark is allowed and means nothing.
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    std::str::from_utf8(bytes).map_err(|e| {
-        let good = &bytes[..e.valid_up_to()];
-        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = good.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-        LoadError::single(
-            display,
-            line,
-            column,
-            "the file is not valid UTF-8; save it as UTF-8",
-        )
-    })
 }
 
 /// Loads scenario text. Card files named by agents are read relative to `base`.

@@ -6,6 +6,7 @@ use std::path::Path;
 use crate::diagnostic::{Coded, Diagnostic, LoadError, Severity, with_hint};
 use crate::file::*;
 use crate::overrides::Override;
+pub use crate::problem::Problem;
 use crate::secrets::Redact;
 use crate::yaml::Seg;
 use crate::{authority_paths, confusables, imports, paths, redact};
@@ -162,12 +163,6 @@ fn locate_all(merged: &imports::Merged, problems: Vec<Problem>) -> Vec<Diagnosti
     };
     diagnostics.sort_by_key(|d| (rank(d), d.line, d.column));
     diagnostics
-}
-
-/// A problem at a path into the document, located when it is reported.
-pub struct Problem {
-    pub path: Vec<Seg>,
-    pub message: String,
 }
 
 struct Loader<'b> {
