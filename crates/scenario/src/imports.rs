@@ -16,6 +16,7 @@ use crate::diagnostic::Diagnostic;
 use crate::file::{
     AgentFile, CallerFile, ClockFile, ExpectFile, FaultFile, ScenarioFile, StepList,
 };
+pub use crate::library::{is_library_path, is_library_text};
 use crate::overrides::Override;
 use crate::redact;
 use crate::secrets::Redact;
@@ -544,48 +545,4 @@ fn combine(
         origins,
         overrides,
     })
-}
-
-/// Whether a file is a library (a mapping without `steps`, importing no scenario), for `test`
-/// and directory walks. A file that cannot be read or parsed is no library: loading it reports
-/// why.
-pub fn is_library_path(path: &Path) -> bool {
-    library_at(path, 0)
-}
-
-/// Imports nested deeper than this are taken for a cycle (loading reports it).
-const DEEPEST_IMPORT: usize = 32;
-
-fn library_at(path: &Path, depth: usize) -> bool {
-    let Ok(text) = crate::regular_file::read_text(path, crate::regular_file::SCENARIO_LIMIT) else {
-        return false;
-    };
-    let Some(yaml::Value::Mapping(m)) = yaml::parse_tree(&text) else {
-        return false;
-    };
-    if m.contains_key("steps") {
-        return false;
-    }
-    // A file that imports a scenario runs its steps.
-    let imports = match m.get("imports") {
-        Some(yaml::Value::Sequence(list)) => list.as_slice(),
-        _ => &[],
-    };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    imports.iter().all(|i| match i {
-        yaml::Value::String(name) if depth < DEEPEST_IMPORT => {
-            let imported = dir.join(name);
-            !imported.is_file() || library_at(&imported, depth + 1)
-        }
-        _ => true,
-    })
-}
-
-/// Whether a text is a library by its own keys (it has no `steps`); see [`is_library_path`] for
-/// a file, which also follows its imports.
-pub fn is_library_text(text: &str) -> bool {
-    match yaml::parse_tree(text) {
-        Some(yaml::Value::Mapping(m)) => !m.contains_key("steps"),
-        _ => false,
-    }
 }

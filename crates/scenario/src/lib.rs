@@ -13,6 +13,7 @@ pub mod escape;
 pub mod file;
 pub mod file_text;
 pub mod imports;
+mod library;
 pub mod loader;
 pub mod overrides;
 pub mod paths;
