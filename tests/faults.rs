@@ -380,7 +380,7 @@ fn fault_load_errors_are_located_with_hints() {
 }
 
 #[test]
-fn if_makes_an_entry_hold_vacuously_and_goes_with_task_entries_only() {
+fn if_makes_an_entry_hold_vacuously_and_goes_with_claims_about_a_task_or_its_webhooks() {
     let y = format!(
         "{TWO_AGENTS}expect:\n  - {{task: pay, always: true, if: {{task: pay/screen, state: failed}}, state: canceled}}\n  - {{task: pay, if: {{task: pay, state: completed}}, attempt: 1}}\n"
     );
@@ -389,7 +389,9 @@ fn if_makes_an_entry_hold_vacuously_and_goes_with_task_entries_only() {
     assert_eq!(a2a_sim::testing::expect::check(&world::run(&s)), vec![]);
     let y =
         format!("{TWO_AGENTS}expect:\n  - {{errors: 0, if: {{task: pay, state: completed}}}}\n");
-    assert!(load_err(&y).contains("`if` goes with `task` entries only"));
+    assert!(load_err(&y).contains(
+        "`if` goes with `task`, `deliveries`, `dead_letters` and `pushes: {task}` entries"
+    ));
     let y =
         format!("{TWO_AGENTS}expect:\n  - {{task: pay, state: completed, if: {{errors: 0}}}}\n");
     assert!(load_err(&y).contains("an `if` is a task entry"));

@@ -28,4 +28,5 @@ mod serve;
 mod special_files;
 mod tokens;
 mod views;
+mod webhook_claims;
 mod yaml_scan;

@@ -3,10 +3,12 @@
 use crate::engine::admission::DenialCode;
 use crate::engine::conditions;
 use crate::engine::delegation::Delegation;
+use crate::engine::delivery::DeliveryOutcome;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::StepResult;
 use crate::engine::scenario::{
-    Expectation, Expected, Outcome, PathHop, Step, TaskExpectation, TaskPath, TextTest, ValueTest,
+    DeliveriesExpectation, Expectation, Expected, Outcome, PathHop, Step, TaskExpectation,
+    TaskPath, TextTest, ValueTest,
 };
 use crate::engine::task::{TaskIx, task_id};
 use crate::engine::world::World;
@@ -118,9 +120,104 @@ pub fn check(world: &World) -> Vec<Unmet> {
                 let got: Vec<&str> = world.errors.iter().map(|e| e.code.as_str()).collect();
                 compare(&mut fail, i, "errors", want, &got, |c| c.as_str());
             }
+            Expectation::Deliveries(d) => {
+                if let Err(message) = deliveries(world, d) {
+                    fail(i, message);
+                }
+            }
+            Expectation::DeadLetters { count, given } => {
+                if unless(world, given.as_deref()) {
+                    continue;
+                }
+                let n = world
+                    .deliveries
+                    .iter()
+                    .filter(|d| d.outcome == DeliveryOutcome::DeadLetter)
+                    .count();
+                if !conditions::value_holds(count, Some(&serde_json::Value::from(n))) {
+                    fail(
+                        i,
+                        format!("expected {} dead letters, got {n}", value_test(count)),
+                    );
+                }
+            }
+            Expectation::LastPush {
+                task,
+                states,
+                given,
+            } => {
+                if unless(world, given.as_deref()) {
+                    continue;
+                }
+                if let Err(message) = last_push(world, task, states) {
+                    fail(i, message);
+                }
+            }
         }
     }
     unmet
+}
+
+/// Whether an entry's `if` does not hold, so that the entry holds vacuously.
+fn unless(world: &World, given: Option<&TaskExpectation>) -> bool {
+    given.is_some_and(|g| !task_expectation(world, g).is_empty())
+}
+
+/// The task a path names, or why there is none.
+fn task_of(world: &World, path: &TaskPath) -> Result<TaskIx, String> {
+    let name = path_name(world, path);
+    let node = resolve(world, path).map_err(|why| format!("task `{name}`: {why}"))?;
+    node.task
+        .filter(|_| !node.group)
+        .ok_or_else(|| format!("task `{name}`: no task was created"))
+}
+
+/// `{deliveries: …}`: the matching attempts must pass the count.
+fn deliveries(world: &World, d: &DeliveriesExpectation) -> Result<(), String> {
+    if unless(world, d.given.as_deref()) {
+        return Ok(());
+    }
+    let task = d.task.as_ref().map(|p| task_of(world, p)).transpose()?;
+    let n = world
+        .deliveries
+        .iter()
+        .filter(|x| task.is_none_or(|t| x.task == t))
+        .filter(|x| d.url.as_ref().is_none_or(|u| world.push_urls[x.url] == *u))
+        .filter(|x| d.outcomes.is_empty() || d.outcomes.contains(&x.outcome))
+        .count();
+    if conditions::value_holds(&d.count, Some(&serde_json::Value::from(n))) {
+        return Ok(());
+    }
+    let mut what = String::from("delivery attempts");
+    if let Some(p) = &d.task {
+        what.push_str(&format!(" of `{}`", path_name(world, p)));
+    }
+    if let Some(u) = &d.url {
+        what.push_str(&format!(" to {u}"));
+    }
+    if !d.outcomes.is_empty() {
+        what.push_str(&format!(
+            " {}",
+            words(d.outcomes.iter().map(|o| o.as_str()))
+        ));
+    }
+    Err(format!("expected {} {what}, got {n}", value_test(&d.count)))
+}
+
+/// `{pushes: {task: T}, last: {state: S}}`.
+fn last_push(world: &World, path: &TaskPath, states: &[TaskState]) -> Result<(), String> {
+    let task = task_of(world, path)?;
+    let name = path_name(world, path);
+    let last = world.pushes.iter().rev().find(|p| p.task == task);
+    match last {
+        Some(p) if states.contains(&p.state) => Ok(()),
+        Some(p) => Err(format!(
+            "task `{name}`: expected its last push to carry {}, got {}",
+            words(states.iter().map(|s| s.as_str())),
+            p.state.as_str()
+        )),
+        None => Err(format!("task `{name}`: no push was made for it")),
+    }
 }
 
 /// What a task path names: a delegation's member (or a send), with its task if one was created.

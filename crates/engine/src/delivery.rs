@@ -14,6 +14,12 @@ pub enum DeliveryOutcome {
 }
 
 impl DeliveryOutcome {
+    pub const ALL: [DeliveryOutcome; 3] = [
+        DeliveryOutcome::Delivered,
+        DeliveryOutcome::Failed,
+        DeliveryOutcome::DeadLetter,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             DeliveryOutcome::Delivered => "delivered",

@@ -80,6 +80,31 @@ pub enum Expectation {
     },
     Pushes(Expected<TaskState>),
     Errors(Expected<crate::codes::ErrorCode>),
+    /// `{deliveries: {task?, url?}, outcome?, count?}`: how many webhook delivery attempts match.
+    Deliveries(DeliveriesExpectation),
+    /// `{dead_letters: COUNT}`: how many notifications were dead-lettered.
+    DeadLetters {
+        count: ValueTest,
+        given: Option<Box<TaskExpectation>>,
+    },
+    /// `{pushes: {task: T}, last: {state: S}}`: the last push for T carries one of the states.
+    LastPush {
+        task: TaskPath,
+        states: Vec<TaskState>,
+        given: Option<Box<TaskExpectation>>,
+    },
+}
+
+/// `{deliveries: …}`: the attempts of one task (by path) or all, to one URL or any, with one of
+/// the outcomes or any; their number must pass `count`.
+#[derive(Debug)]
+pub struct DeliveriesExpectation {
+    pub task: Option<TaskPath>,
+    pub url: Option<String>,
+    pub outcomes: Vec<crate::delivery::DeliveryOutcome>,
+    pub count: ValueTest,
+    /// `if`: the entry holds vacuously unless this task entry holds.
+    pub given: Option<Box<TaskExpectation>>,
 }
 
 /// A task named by a path: an alias, then the `as` names of delegations (and, after a fan-out's

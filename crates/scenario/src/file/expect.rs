@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::{DataMap, TextTestFile, WordsFile, strict_map};
 
 /// One assertion about the run's outcome: exactly one of `task`, `denied`, `ranking`, `matrix`,
-/// `pushes`, `errors`.
+/// `pushes`, `errors`, `deliveries`, `dead_letters`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectFile {
@@ -45,8 +45,21 @@ pub struct ExpectFile {
     #[serde(default, deserialize_with = "strict_map")]
     #[schemars(with = "Option<DataMap>")]
     pub grid: Option<DataMap>,
-    /// The number of pushes, or their states in order.
-    pub pushes: Option<CountOrList>,
+    /// The number of pushes, or their states in order; or `{task: T}` with `last`, the pushes of
+    /// one task.
+    pub pushes: Option<PushesFile>,
+    /// With `pushes: {task: T}`: what the last push for T carries (`{state: S}`).
+    pub last: Option<LastPushFile>,
+    /// Webhook delivery attempts (optionally of one task, to one URL), with `outcome` (delivered,
+    /// failed, dead_letter) and `count` (a number or `{OP: N}`; default: at least one).
+    pub deliveries: Option<DeliveriesFile>,
+    /// With `deliveries`: how many attempts match, a number or `{OP: N}` (`eq`, `ne`, `gt`, `gte`,
+    /// `lt`, `lte`, `in`).
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub count: Option<serde_json::Value>,
+    /// How many notifications were dead-lettered, a number or `{OP: N}`.
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub dead_letters: Option<serde_json::Value>,
     /// The number of errors, or their codes in order.
     pub errors: Option<CountOrList>,
     /// Must hold under every fault schedule `explore` draws (and on the file's own run).
@@ -68,4 +81,33 @@ pub enum StepRefFile {
 pub enum CountOrList {
     Count(i64),
     List(Vec<String>),
+}
+
+/// `pushes:`: a count or a list of states (every push), or `{task: T}` (one task's, with `last`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PushesFile {
+    All(CountOrList),
+    OfTask(PushesOfTaskFile),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushesOfTaskFile {
+    pub task: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LastPushFile {
+    /// The state the last push carries (or any of a list).
+    pub state: WordsFile,
+}
+
+/// Which delivery attempts `deliveries` counts: those of one task (its path) and one URL.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeliveriesFile {
+    pub task: Option<String>,
+    pub url: Option<String>,
 }

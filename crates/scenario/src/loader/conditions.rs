@@ -203,6 +203,20 @@ impl Loader<'_> {
         })
     }
 
+    /// Webhook delivery outcomes: `delivered`, `failed`, `dead_letter`.
+    pub(super) fn delivery_outcomes(
+        &mut self,
+        at: &[Seg],
+        w: &WordsFile,
+        all: &[&str],
+    ) -> Vec<engine::delivery::DeliveryOutcome> {
+        self.words(at, w, "delivery outcome", all, |s| {
+            engine::delivery::DeliveryOutcome::ALL
+                .into_iter()
+                .find(|o| o.as_str() == s)
+        })
+    }
+
     pub(super) fn outcomes(&mut self, at: &[Seg], w: &WordsFile) -> Vec<Outcome> {
         let all = Outcome::ALL.map(|o| o.as_str());
         self.words(at, w, "outcome", &all, Outcome::parse)
@@ -296,7 +310,7 @@ impl Loader<'_> {
     }
 
     /// `completed` / `size`: a number, or an operator mapping on numbers.
-    fn count_test(&mut self, at: &[Seg], key: &str, value: Value) -> ValueTest {
+    pub(super) fn count_test(&mut self, at: &[Seg], key: &str, value: Value) -> ValueTest {
         if value.is_number() {
             return ValueTest::Eq(value);
         }

@@ -4,6 +4,7 @@ use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
 use engine::admission::DenialCode;
+use engine::delivery::DeliveryOutcome;
 use engine::lifecycle::TaskState;
 use engine::record::ErrorCode;
 use engine::scenario::*;
@@ -33,12 +34,19 @@ impl Loader<'_> {
         let at = at!["expect", i];
         let always = e.always.take().unwrap_or(false);
         let given = e.given.take();
-        let is_task = e.task.is_some();
+        // The claims about one thing the run did: a task, deliveries, dead letters, a task's pushes.
+        let takes_if = e.task.is_some()
+            || e.deliveries.is_some()
+            || e.dead_letters.is_some()
+            || matches!(e.pushes, Some(PushesFile::OfTask(_)));
         let mut entry = self.expectation_at(at.clone(), e, names, alias_steps, steps);
         if let Some(mut g) = given {
             let here = child(&at, "if");
-            if !is_task {
-                self.problem(here, "`if` goes with `task` entries only");
+            if !takes_if {
+                self.problem(
+                    here,
+                    "`if` goes with `task`, `deliveries`, `dead_letters` and `pushes: {task}` entries",
+                );
                 return None;
             }
             if g.always.is_some() || g.given.is_some() {
@@ -56,6 +64,14 @@ impl Loader<'_> {
             }
             let cond = self.expectation_at(here, *g, names, alias_steps, steps);
             match (&mut entry, cond) {
+                (
+                    Some(
+                        Expectation::Deliveries(DeliveriesExpectation { given, .. })
+                        | Expectation::DeadLetters { given, .. }
+                        | Expectation::LastPush { given, .. },
+                    ),
+                    Some(Expectation::Task(c)),
+                ) => *given = Some(Box::new(c)),
                 (Some(Expectation::Task(te)), Some(Expectation::Task(c))) => {
                     te.given = Some(Box::new(c));
                 }
@@ -80,13 +96,57 @@ impl Loader<'_> {
             e.matrix.is_some(),
             e.pushes.is_some(),
             e.errors.is_some(),
+            e.deliveries.is_some(),
+            e.dead_letters.is_some(),
         ];
         if kinds.iter().filter(|&&k| k).count() != 1 {
             self.problem(
                 at,
-                "an expectation has exactly one of `task`, `denied`, `ranking`, `matrix`, `pushes`, `errors`",
+                "an expectation has exactly one of `task`, `denied`, `ranking`, `matrix`, `pushes`, `errors`, `deliveries`, `dead_letters`",
             );
             return None;
+        }
+        if e.deliveries.is_none() && e.count.is_some() {
+            self.problem(child(&at, "count"), "`count` goes with `deliveries`");
+            return None;
+        }
+        if !matches!(e.pushes, Some(PushesFile::OfTask(_))) && e.last.is_some() {
+            self.problem(child(&at, "last"), "`last` goes with `pushes: {task: T}`");
+            return None;
+        }
+        if e.deliveries.is_some() || e.dead_letters.is_some() {
+            // Tests of another kind of entry would be silently ignored here: refuse them.
+            let stray = [
+                ("state", e.state.is_some()),
+                ("delegation_chain", e.delegation_chain.is_some()),
+                ("history", e.history.is_some()),
+                ("text", e.text.is_some()),
+                ("data", e.data.is_some()),
+                ("attempt", e.attempt.is_some()),
+                ("codes", e.codes.is_some()),
+                ("agents", e.agents.is_some()),
+                ("grid", e.grid.is_some()),
+                ("outcome", e.dead_letters.is_some() && e.outcome.is_some()),
+            ];
+            if let Some((key, _)) = stray.iter().find(|t| t.1) {
+                let kind = if e.deliveries.is_some() {
+                    "deliveries"
+                } else {
+                    "dead_letters"
+                };
+                self.problem(
+                    child(&at, key),
+                    format!("`{key}` does not go with `{kind}`"),
+                );
+                return None;
+            }
+        }
+        if let Some(d) = e.deliveries {
+            return self.deliveries(&at, d, e.outcome, e.count, names, alias_steps, steps);
+        }
+        if let Some(n) = e.dead_letters {
+            let count = self.count_test(&child(&at, "dead_letters"), "dead_letters", n);
+            return Some(Expectation::DeadLetters { count, given: None });
         }
         let task_tests = [
             ("state", e.state.is_some()),
@@ -197,6 +257,27 @@ impl Loader<'_> {
             return self.matrix_expectation(&at, n, e.grid, names, steps);
         }
         if let Some(p) = e.pushes {
+            let p = match p {
+                PushesFile::All(p) => p,
+                PushesFile::OfTask(of) => {
+                    let here = child(&at, "pushes");
+                    let task =
+                        self.task_path(child(&here, "task"), &of.task, names, alias_steps, steps);
+                    let Some(last) = e.last else {
+                        self.problem(
+                            here,
+                            "a `pushes: {task: T}` expectation needs `last: {state: S}`, what the task's last push carries",
+                        );
+                        return None;
+                    };
+                    let states = self.states(&child(&child(&at, "last"), "state"), &last.state);
+                    return Some(Expectation::LastPush {
+                        task: task?,
+                        states,
+                        given: None,
+                    });
+                }
+            };
             let all = TaskState::ALL.map(|t| t.as_str());
             let list = self.count_or_list(child(&at, "pushes"), p, &all, TaskState::from_a2a)?;
             return Some(Expectation::Pushes(list));
@@ -467,6 +548,44 @@ impl Loader<'_> {
             return None;
         }
         Some(TaskPath { alias, hops })
+    }
+
+    /// `{deliveries: {task?, url?}, outcome?, count?}`.
+    #[allow(clippy::too_many_arguments)]
+    fn deliveries(
+        &mut self,
+        at: &[Seg],
+        d: DeliveriesFile,
+        outcome: Option<WordsFile>,
+        count: Option<serde_json::Value>,
+        names: &Names,
+        alias_steps: &[u32],
+        steps: &[Step],
+    ) -> Option<Expectation> {
+        let here = child(at, "deliveries");
+        let task = match &d.task {
+            Some(t) => Some(self.task_path(child(&here, "task"), t, names, alias_steps, steps)?),
+            None => None,
+        };
+        let outcomes = match outcome {
+            Some(w) => {
+                let all = DeliveryOutcome::ALL.map(|o| o.as_str());
+                self.delivery_outcomes(&child(at, "outcome"), &w, &all)
+            }
+            None => Vec::new(),
+        };
+        // No count: at least one attempt matches.
+        let count = match count {
+            Some(c) => self.count_test(&child(at, "count"), "count", c),
+            None => ValueTest::Gte(1.0),
+        };
+        Some(Expectation::Deliveries(DeliveriesExpectation {
+            task,
+            url: d.url,
+            outcomes,
+            count,
+            given: None,
+        }))
     }
 
     fn count_or_list<T>(
