@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use a2a_sim::engine::lifecycle::TaskState;
-use a2a_sim::engine::record::{Record, StepRecord, StepResult};
+use a2a_sim::engine::record::{EventKind, Record, StepRecord, StepResult};
 use a2a_sim::engine::scenario::{
     Cond, DataTest, HandlerStep, Outcome, Scenario, Step, Subject, Test, ValueTest, WaitSpec, When,
 };
@@ -267,17 +267,25 @@ fn a_stream_snapshot_shows_only_the_decisions_made_before_it() {
         .decisions_mut()
         .extend([decision(1, Branch::Then, 1), decision(2, Branch::Else, 2)]);
     for (v, wrap) in [(A2aVersion::V1_0, true), (A2aVersion::V0_3, false)] {
-        let snapshots: Vec<Value> = stream(&w, v)
-            .into_iter()
-            .filter_map(|l| match wrap {
-                true => l.get("task").cloned(),
-                false => (l["kind"] == "task").then_some(l),
-            })
-            .collect();
-        assert_eq!(snapshots.len(), 2, "{v:?}");
+        let unwrap = |l: Value| match wrap {
+            true => l.get("task").cloned(),
+            false => (l["kind"] == "task").then_some(l),
+        };
+        // The wire's only snapshot opens the stream: no decision was made before it.
+        let snapshots: Vec<Value> = stream(&w, v).into_iter().filter_map(unwrap).collect();
+        assert_eq!(snapshots.len(), 1, "{v:?}");
         assert!(ours(&snapshots[0]).get("decisions").is_none(), "{v:?}");
+        // The record's closing snapshot (the in-process stream's terminator) shows both.
+        let closing = w
+            .events
+            .iter()
+            .rev()
+            .find(|e| matches!(w.event_kind(e), EventKind::Task { .. }))
+            .unwrap();
+        let last = export::stream_event(&w, v, w.event_task(closing), w.event_kind(closing), false);
+        let last = unwrap(last).unwrap();
         assert_eq!(
-            ours(&snapshots[1])["decisions"].as_array().unwrap().len(),
+            ours(&last)["decisions"].as_array().unwrap().len(),
             2,
             "{v:?}"
         );

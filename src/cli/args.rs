@@ -192,6 +192,11 @@ pub(super) enum Command {
         /// for clients that can send nothing; not a caller that holds a token.
         #[arg(long, value_name = "CALLER")]
         default_caller: Option<String>,
+        /// Streams also carry the status changes, messages and artifacts of the child tasks
+        /// their request opened (nested delegations), to watch a whole tree; by default a
+        /// stream carries its own task only, as an A2A server's does.
+        #[arg(long)]
+        relay_children: bool,
         /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
         set: Vec<Override>,

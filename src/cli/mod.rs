@@ -213,6 +213,7 @@ pub fn run() -> Result<Status, Error> {
             keep_alive_timeout,
             max_connections,
             default_caller,
+            relay_children,
             set,
         } => {
             let scenario = input::load_for_serve(&file, &set)?;
@@ -262,6 +263,7 @@ pub fn run() -> Result<Status, Error> {
                         max_connections,
                     },
                     default_caller,
+                    relay_children,
                 },
             ))
         }

@@ -55,7 +55,7 @@ type Case = (&'static str, String, Vec<(u64, &'static str)>);
 
 #[test]
 fn hand_broken_copies_give_located_findings() {
-    // traced-delegation: 1 Task, 2 working, 3 artifact, 4 completed (final), 5 Task.
+    // traced-delegation: 1 Task, 2 working, 3 artifact, 4 completed (final), which ends it.
     for v in ["0.3", "1.0"] {
         let s = stream(TRACED, v);
         let cases: Vec<Case> = vec![
@@ -66,13 +66,13 @@ fn hand_broken_copies_give_located_findings() {
             ),
             (
                 "event after terminal",
-                format!("{s}{}\n", s.lines().nth(3).unwrap()),
-                vec![(6, "after-terminal"), (6, "stream-not-closed")],
+                format!("{s}{}\n", s.lines().nth(2).unwrap()),
+                vec![(5, "after-terminal"), (5, "stream-not-closed")],
             ),
             (
-                "no closing Task",
-                edit(&s, |n, l| (n != 5).then(|| l.into())),
-                vec![(4, "stream-not-closed")],
+                "no ending status update",
+                edit(&s, |n, l| (n != 4).then(|| l.into())),
+                vec![(3, "stream-not-closed")],
             ),
             (
                 "context changes",
@@ -198,7 +198,8 @@ fn final_must_be_on_the_streams_last_status_update() {
             l.into()
         })
     });
-    assert_eq!(rules(&audit(&missing)), vec![(5, "final-misplaced")]);
+    // The status update that ends the stream is its last: in 0.3 it is the one marked final.
+    assert_eq!(rules(&audit(&missing)), vec![(4, "final-misplaced")]);
     let absent = edit(&s, |n, l| {
         Some(if n == 2 {
             l.replace(",\"final\":false", "")
@@ -227,8 +228,8 @@ fn sse_captures_and_json_rpc_responses_are_read_too() {
         .map(|(i, l)| format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"result\":{l}}}\n"))
         .collect();
     assert!(audit(&rpc).is_empty());
-    let broken = rpc.lines().skip(1).take(3).collect::<Vec<_>>().join("\n");
-    assert_eq!(rules(&audit(&broken)), vec![(3, "stream-not-closed")]);
+    let broken = rpc.lines().skip(1).take(2).collect::<Vec<_>>().join("\n");
+    assert_eq!(rules(&audit(&broken)), vec![(2, "stream-not-closed")]);
     let err = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"Task not found\"}}\n";
     assert!(audit(err).is_empty(), "an error response is not an event");
     // A mixed file: versions are detected per line.
@@ -318,4 +319,42 @@ fn the_command_locates_findings_and_exits_1() {
     assert_eq!(last["summary"]["findings"], 1);
     let r = a2a_sim_in(&dir, &["audit", "missing.jsonl"], None);
     assert_eq!(r.status, 2);
+}
+
+#[test]
+fn streams_shaped_as_the_official_sdk_server_sends_them_give_no_finding() {
+    // The official SDK server ends a stream with the status update that leaves the task terminal
+    // or interrupted (0.3 marks it `final: true`) and sends nothing after it; a reply to the
+    // interrupted task is a new stream of the same task, opening with a status update.
+    let v03 = concat!(
+        r#"{"kind":"task","id":"t","contextId":"c","status":{"state":"submitted"}}"#,
+        "\n",
+        r#"{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"working"},"final":false}"#,
+        "\n",
+        r#"{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"input-required"},"final":true}"#,
+        "\n",
+        r#"{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"working"},"final":false}"#,
+        "\n",
+        r#"{"kind":"artifact-update","taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[]}}"#,
+        "\n",
+        r#"{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"completed"},"final":true}"#,
+        "\n",
+    );
+    assert!(audit(v03).is_empty(), "{:?}", audit(v03));
+    let v10 = concat!(
+        r#"{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_SUBMITTED"}}}"#,
+        "\n",
+        r#"{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}"#,
+        "\n",
+        r#"{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_AUTH_REQUIRED"}}}"#,
+        "\n",
+        r#"{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}"#,
+        "\n",
+        r#"{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_FAILED"}}}"#,
+        "\n",
+    );
+    assert!(audit(v10).is_empty(), "{:?}", audit(v10));
+    // Cut before its end, the same stream is still open.
+    let cut: String = v10.lines().take(4).map(|l| format!("{l}\n")).collect();
+    assert_eq!(rules(&audit(&cut)), vec![(4, "stream-not-closed")]);
 }

@@ -190,7 +190,7 @@ fn a_live_stream_is_never_cut_as_idle() {
     );
     let events = sse_events(&text);
     assert!(
-        events.last().unwrap()["result"]["task"].is_object(),
+        events.last().unwrap()["result"]["statusUpdate"].is_object(),
         "{text}"
     );
 }

@@ -300,7 +300,7 @@ fn another_callers_task_is_not_found() {
 }
 
 #[test]
-fn stream_ends_with_its_task_and_subscribe_to_unknown_is_a_stream() {
+fn a_stream_ends_at_the_status_that_ends_or_pauses_its_task_and_subscribe_to_unknown_is_a_stream() {
     let s = start("payment-decision.yaml", &[]);
     let body = json!({"jsonrpc": "2.0", "id": "s", "method": "SendStreamingMessage", "params": send_params("pay")}).to_string();
     let (status, head, text) = http(
@@ -319,12 +319,13 @@ fn stream_ends_with_its_task_and_subscribe_to_unknown_is_a_stream() {
     let events = sse_events(&text);
     assert!(events.len() >= 3, "{events:?}");
     assert!(events[0]["result"]["task"].is_object());
-    assert!(events.last().unwrap()["result"]["task"].is_object());
-    assert!(
-        events[1..events.len() - 1]
-            .iter()
-            .all(|e| e["result"]["task"].is_null())
+    // As the official servers end theirs: at the status update that pauses (or ends) the task.
+    let last = &events.last().unwrap()["result"]["statusUpdate"];
+    assert_eq!(
+        last["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+        "{events:?}"
     );
+    assert!(events[1..].iter().all(|e| e["result"]["task"].is_null()));
     assert!(events.iter().all(|e| e["id"] == "s"));
     let body = json!({"jsonrpc": "2.0", "id": 3, "method": "SubscribeToTask", "params": {"id": "task-42"}}).to_string();
     let (status, head, text) = http(
@@ -409,7 +410,7 @@ fn rest_binding() {
         body.as_bytes(),
     );
     let events = sse_events(&text);
-    assert!(events[0]["task"].is_object() && events.last().unwrap()["task"].is_object());
+    assert!(events[0]["task"].is_object() && events.last().unwrap()["statusUpdate"].is_object());
     let (status, _, _) = http(&s.addr, "GET", "/agents/nobody/tasks", &[CALLER], b"");
     assert_eq!(status, 404);
 }
@@ -775,9 +776,10 @@ fn report_on_sigterm_and_idle_exit() {
     assert!(s.dir.join("r.json").exists());
 }
 
-#[test]
-fn a_reply_continues_the_task_and_on_a_stream_answers_as_a_stream() {
-    let s = start("payment-decision.yaml", &[]);
+/// A reply to payment-decision's input-required task-1, as a stream, on a server started with
+/// `flags`: its events' results.
+fn streamed_reply(flags: &[&str]) -> Vec<Value> {
+    let s = start("payment-decision.yaml", flags);
     let (_, r) = rpc(&s, "SendMessage", send_params("pay 100"));
     assert_eq!(
         r["result"]["task"]["status"]["state"],
@@ -799,15 +801,45 @@ fn a_reply_continues_the_task_and_on_a_stream_answers_as_a_stream() {
         head.to_ascii_lowercase().contains("text/event-stream"),
         "{head}"
     );
-    let events: Vec<Value> = sse_events(&text)
+    sse_events(&text)
         .into_iter()
         .map(|e| e["result"].clone())
-        .collect();
-    // The task as it stood, its own transitions, the screener's events relayed (its artifact
-    // carries the recommendation), and the task as the reply left it, last.
+        .collect()
+}
+
+#[test]
+fn a_reply_continues_the_task_and_on_a_stream_answers_as_a_stream() {
+    let events = streamed_reply(&[]);
+    // The task as it stood, its own transitions, and the status update the reply left it in,
+    // last (nothing follows it); the stream carries its own task only.
     assert_eq!(events[0]["task"]["id"], "task-1");
-    let last = &events[events.len() - 1]["task"];
-    assert_eq!(last["id"], "task-1");
+    let last = &events[events.len() - 1]["statusUpdate"];
+    assert_eq!(last["taskId"], "task-1");
+    assert_ne!(last["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["statusUpdate"]["taskId"] == "task-1"
+                && e["statusUpdate"]["status"]["state"] == "TASK_STATE_WORKING"),
+        "the reply's own working: {events:?}"
+    );
+    assert!(
+        events.iter().all(|e| {
+            let inner = e.as_object().unwrap().values().next().unwrap();
+            inner["taskId"] == "task-1" || inner["id"] == "task-1"
+        }),
+        "a child task's event was relayed: {events:?}"
+    );
+}
+
+#[test]
+fn relay_children_adds_the_child_tasks_events_to_a_stream() {
+    let events = streamed_reply(&["--relay-children"]);
+    // The screener's events are relayed (its artifact carries the recommendation); the stream
+    // still ends at its own task's last status update.
+    assert_eq!(events[0]["task"]["id"], "task-1");
+    let last = &events[events.len() - 1]["statusUpdate"];
+    assert_eq!(last["taskId"], "task-1");
     assert_ne!(last["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
     let working = events
         .iter()

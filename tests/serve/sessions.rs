@@ -192,7 +192,7 @@ fn a_deleted_config_pushes_nothing_more() {
     let done = call(&s, "orchestrator", "SubscribeToTask", json!({"id": task}));
     let last = done["events"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
-        last["result"]["task"]["status"]["state"],
+        last["result"]["statusUpdate"]["status"]["state"],
         "TASK_STATE_COMPLETED"
     );
     assert!(posts.recv_timeout(Duration::from_millis(300)).is_err());
@@ -219,10 +219,15 @@ fn a_subscription_follows_the_task_until_it_ends() {
         .position(|e| e["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED")
         .expect("the completion");
     assert!(artifact < completed);
-    assert_eq!(completed, events.len() - 2, "{events:?}");
-    let last = &events[events.len() - 1]["task"];
-    assert_eq!(last["status"]["state"], "TASK_STATE_COMPLETED");
-    assert_eq!(last["artifacts"].as_array().unwrap().len(), 1);
+    // The completion ends the stream: nothing follows it.
+    assert_eq!(completed, events.len() - 1, "{events:?}");
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| e.get("artifactUpdate").is_some())
+            .count(),
+        1
+    );
     // An ended task has nothing to subscribe to; a task of another caller does not exist.
     let r = call(&s, "orchestrator", "SubscribeToTask", json!({"id": task}));
     assert_eq!(r["events"][0]["error"]["code"], -32004, "{r}");
@@ -253,7 +258,7 @@ fn a_0_3_resubscription_marks_its_last_status_final() {
 }
 
 #[test]
-fn shutdown_ends_a_live_subscription_with_the_task_as_it_ends() {
+fn shutdown_ends_a_live_subscription_with_the_status_its_task_ends_in() {
     // A tick of a second: the task would take 20 s; SIGTERM ends the session first.
     let mut s = start(SESSION, &["--tick-ms", "1000", "--report", "r.json"]);
     let task = start_task(&s);
@@ -263,7 +268,7 @@ fn shutdown_ends_a_live_subscription_with_the_task_as_it_ends() {
     terminate(&s);
     let text = reader.join().unwrap();
     let events = sse_events(&text);
-    let last = &events.last().unwrap()["result"]["task"];
+    let last = &events.last().unwrap()["result"]["statusUpdate"];
     // Stopping runs what was scheduled to its end, as `run` does after its last step.
     assert_eq!(
         last["status"]["state"], "TASK_STATE_COMPLETED",
@@ -358,7 +363,7 @@ fn shutdown_sends_the_rest_of_a_paced_stream_at_once() {
     terminate(&s);
     let text = reader.join().unwrap();
     let events = sse_events(&text);
-    let last = &events.last().unwrap()["result"]["task"];
+    let last = &events.last().unwrap()["result"]["statusUpdate"];
     assert_eq!(
         last["status"]["state"], "TASK_STATE_COMPLETED",
         "{events:?}"
@@ -398,7 +403,7 @@ fn an_agents_message_on_a_stream_is_a_status_update_carrying_it() {
         "TASK_STATE_WORKING"
     );
     assert_eq!(
-        events.last().unwrap()["task"]["status"]["state"],
+        events.last().unwrap()["statusUpdate"]["status"]["state"],
         "TASK_STATE_COMPLETED"
     );
 }
@@ -573,7 +578,7 @@ fn an_open_stream_keeps_the_server_from_idling_out() {
     let text = reader.join().unwrap();
     let events = sse_events(&text);
     assert_eq!(
-        events.last().unwrap()["result"]["task"]["status"]["state"],
+        events.last().unwrap()["result"]["statusUpdate"]["status"]["state"],
         "TASK_STATE_COMPLETED"
     );
     // It idles out afterwards, a whole idle second after the stream ended (stopped mid-stream,

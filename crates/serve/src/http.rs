@@ -159,6 +159,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         report: options.report.clone(),
         version: options.version,
         deliver,
+        relay_children: options.relay_children,
     };
     let world = std::thread::Builder::new()
         .name("a2a-sim-world".into())

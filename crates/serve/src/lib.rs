@@ -53,6 +53,8 @@ pub struct Options {
     pub limits: Limits,
     /// The caller of a request that names none (no path prefix, header or token).
     pub default_caller: Option<String>,
+    /// Streams also carry the events of the child tasks their step opened (`--relay-children`).
+    pub relay_children: bool,
 }
 
 impl Default for Options {
@@ -73,6 +75,7 @@ impl Default for Options {
             max_body: 1 << 20,
             limits: Limits::default(),
             default_caller: None,
+            relay_children: false,
         }
     }
 }

@@ -132,6 +132,9 @@ pub struct Settings {
     pub version: A2aVersion,
     /// Where notifications to deliver go (the HTTP side POSTs them).
     pub deliver: tokio::sync::mpsc::UnboundedSender<Notification>,
+    /// Whether a stream also carries the events of the child tasks its step opened
+    /// (`serve --relay-children`); by default a stream carries its own task only.
+    pub relay_children: bool,
 }
 
 /// One webhook POST to make, with the retry policy of faults.md when the scenario has one.
@@ -227,12 +230,14 @@ fn elsewhere(world: &World, step: &Step, agent: usize) -> Option<Failure> {
     })
 }
 
-/// One driver step: its task (or, on a stream, its events), or the refusal.
+/// One driver step: its task (or, on a stream, its events; with `children`, its child tasks'
+/// too), or the refusal.
 fn answer_step(
     world: &mut World<'static>,
     step: &'static Step,
     v: A2aVersion,
     stream: bool,
+    children: bool,
     tick: Duration,
 ) -> Answer {
     let idle_before = world.session.idle_ticks;
@@ -250,7 +255,7 @@ fn answer_step(
             // A send's call opens with its task; a reply's when the reply reaches the task.
             match world.step_call(task).filter(|_| stream) {
                 Some(call) => Answer::Events(
-                    relay(world, v, call)
+                    relay(world, v, call, children)
                         .map(|(i, e)| (e, ticks(tick, world.idle_at(i) - idle_before)))
                         .collect(),
                 ),
@@ -368,7 +373,8 @@ pub fn run(
                 }
                 let step = steps.keep(step, world.tasks.len());
                 let held = world.push_urls.len();
-                let mut answer = answer_step(&mut world, step, version, stream, tick);
+                let children = settings.relay_children;
+                let mut answer = answer_step(&mut world, step, version, stream, children, tick);
                 if world.push_urls.len() > held {
                     // The config the step set: kept as the client gave it, for reading back and
                     // (when the receiver is on this machine) for real POSTs.

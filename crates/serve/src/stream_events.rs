@@ -1,5 +1,5 @@
-//! The events of a served stream: a call's own, and those of the calls its step opened, as the
-//! A2A bindings carry them.
+//! The events of a served stream: a call's own (and, on request, those of the calls its step
+//! opened), as the A2A bindings carry them.
 
 use serde_json::{Value, json};
 
@@ -9,15 +9,30 @@ use engine::world::World;
 use output::protocol::export;
 use output::protocol::version::A2aVersion;
 
-/// A call's stream as a server sends it: the call's own events with the status changes,
-/// messages and artifacts of the calls its step opened (nested delegations, a reply's way down),
-/// in order — their tasks' snapshots stay out, so that the stream's only Tasks are its own first
-/// and last; 0.3's `final` on the call's own last status only.
-pub fn relay(world: &World, v: A2aVersion, call: CallId) -> impl Iterator<Item = (usize, Value)> {
-    let events: Vec<(usize, &Event)> = world
+/// A call's stream as a server sends it: the call's own events, up to and including the status
+/// update that leaves its task terminal or interrupted ([`export::ends_stream`]) — nothing follows
+/// it, as the official servers end their streams. With `children` (`serve --relay-children`),
+/// also the status changes, messages and artifacts of the calls its step opened (nested
+/// delegations, a reply's way down), in order, their tasks' snapshots left out, so that the
+/// stream's only Task is its own first; 0.3's `final` on the call's own last status only.
+pub fn relay(
+    world: &World,
+    v: A2aVersion,
+    call: CallId,
+    children: bool,
+) -> impl Iterator<Item = (usize, Value)> {
+    let mut events: Vec<(usize, &Event)> = world
         .relayed_events(call)
-        .filter(|(_, e)| e.call() == call || !matches!(world.event_kind(e), EventKind::Task { .. }))
+        .filter(|(_, e)| {
+            e.call() == call || (children && !matches!(world.event_kind(e), EventKind::Task { .. }))
+        })
         .collect();
+    if let Some(end) = events
+        .iter()
+        .position(|(_, e)| e.call() == call && export::ends_stream(world, e))
+    {
+        events.truncate(end + 1);
+    }
     let last = events.iter().rposition(|(_, e)| {
         e.call() == call && matches!(world.event_kind(e), EventKind::Status(_))
     });

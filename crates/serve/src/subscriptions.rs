@@ -13,6 +13,7 @@ use engine::record::EventKind;
 use engine::scenario::{AgentIx, CallerIx};
 use engine::task::{TaskIx, parse_task_id, task_id};
 use engine::world::World;
+use output::protocol::export;
 use output::protocol::version::A2aVersion;
 
 struct Subscriber {
@@ -20,8 +21,6 @@ struct Subscriber {
     version: A2aVersion,
     /// The next event of `World::events` to look at.
     next: usize,
-    /// The task paused or ended: the snapshot that follows is the stream's last event.
-    ending: bool,
     /// Whether the task as it stood was sent (the stream's first event).
     sent: bool,
     tx: UnboundedSender<Value>,
@@ -78,7 +77,6 @@ impl Subscriptions {
             task: ix,
             version,
             next,
-            ending: false,
             sent,
             tx,
         });
@@ -86,7 +84,7 @@ impl Subscriptions {
     }
 
     /// Sends every subscriber the events recorded since it last looked; ends the streams whose
-    /// task paused or ended, and forgets those whose client went away.
+    /// task paused or ended with the status update that says so, and forgets those whose client went away.
     pub fn pump(&mut self, world: &World) {
         self.live.retain_mut(|s| {
             for (i, e) in world.events.iter().enumerate().skip(s.next) {
@@ -94,24 +92,17 @@ impl Subscriptions {
                     continue;
                 }
                 let kind = world.event_kind(e);
-                let resolves = match kind {
-                    EventKind::Status(h) => {
-                        let state = world.tasks[s.task].history[h].state;
-                        state.is_terminal() || state.is_pause()
-                    }
-                    _ => false,
-                };
-                // Snapshots open and close calls: a subscriber gets the first and, once the task
-                // paused or ended, the last (a reply's new call opens with one it has seen).
-                let snapshot = matches!(kind, EventKind::Task { .. });
-                if snapshot && s.sent && !s.ending {
+                // Snapshots open calls: a subscriber gets the first only (a reply's new call
+                // opens with one it has seen).
+                if matches!(kind, EventKind::Task { .. }) && s.sent {
                     continue;
                 }
+                // The status update that leaves the task terminal or interrupted is the
+                // stream's last event, as the official servers end theirs.
+                let resolves = export::ends_stream(world, e);
                 let _ = s.tx.send(served_event(world, s.version, i, e, resolves));
                 s.sent = true;
                 if resolves {
-                    s.ending = true;
-                } else if s.ending && snapshot {
                     return false;
                 }
             }

@@ -28,6 +28,9 @@ struct Track {
     final_at: Option<u64>,
     /// 0.3: the last status update since the last Task snapshot, and its `final`.
     last_status: Option<(u64, bool)>,
+    /// 0.3: a status update that left the task terminal or interrupted, not marked `final`,
+    /// with nothing of the task after it yet: if the stream ends there, the mark is missing.
+    unmarked: Option<u64>,
     /// Queued in `finished`.
     queued: bool,
 }
@@ -120,8 +123,12 @@ impl Rules {
                 ),
             );
         }
+        let unmarked = t.unmarked.take();
         match ev.kind {
             Kind::Task => {
+                if let Some(at) = unmarked {
+                    find("final-misplaced", unmarked_message(id, at));
+                }
                 if let Some((at, _)) = t.last_status.filter(|s| !s.1)
                     && t.final_at.is_none()
                     && t.pending.is_some()
@@ -161,11 +168,23 @@ impl Rules {
                         transition(id, t, s, line, &mut find);
                     }
                 }
-                if ev.fin == Some(true) {
-                    t.final_at = Some(line);
+                if ev.state.is_some_and(|s| s.is_terminal() || s.is_pause()) {
+                    // The status update that leaves the task terminal or interrupted ends its
+                    // stream, as the official servers end theirs: nothing is left open, and a
+                    // later stream of the task (a reply's) starts afresh.
+                    if ev.fin == Some(false) {
+                        t.unmarked = Some(line);
+                    }
+                    t.pending = None;
+                    t.final_at = None;
+                    t.last_status = None;
+                } else {
+                    if ev.fin == Some(true) {
+                        t.final_at = Some(line);
+                    }
+                    t.last_status = ev.fin.map(|f| (line, f));
+                    t.pending = Some((line, "status update"));
                 }
-                t.last_status = ev.fin.map(|f| (line, f));
-                t.pending = Some((line, "status update"));
             }
             Kind::Artifact => {
                 if let Some(a) = ev.artifact.as_deref() {
@@ -191,19 +210,35 @@ impl Rules {
         }
     }
 
-    /// At the end of a file: every stream must end with its Task.
+    /// At the end of a file: every stream must end with its Task or with the status update that
+    /// leaves the task terminal or interrupted.
     pub fn finish(self, out: &mut Vec<Finding>) {
         let mut open: Vec<(u64, &str, &'static str)> = self
             .tasks
             .iter()
             .filter_map(|(id, t)| t.pending.map(|(line, what)| (line, &**id, what)))
             .collect();
+        let unmarked = self
+            .tasks
+            .iter()
+            .filter_map(|(id, t)| t.unmarked.map(|line| (line, &**id, "")));
+        open.extend(unmarked);
         open.sort_unstable();
         for (line, id, what) in open {
-            out.push(Finding {
-                line,
-                rule: "stream-not-closed",
-                message: format!("task `{id}`: the stream ends with this {what}, not the Task"),
+            out.push(if what.is_empty() {
+                Finding {
+                    line,
+                    rule: "final-misplaced",
+                    message: unmarked_message(id, line),
+                }
+            } else {
+                Finding {
+                    line,
+                    rule: "stream-not-closed",
+                    message: format!(
+                        "task `{id}`: the stream ends with this {what}, not with the Task or a status update that ends or pauses it"
+                    ),
+                }
             });
         }
     }
@@ -250,6 +285,10 @@ fn transition(
     if to.is_terminal() && t.terminal_at.is_none() {
         t.terminal_at = Some(line);
     }
+}
+
+fn unmarked_message(id: &str, at: u64) -> String {
+    format!("task `{id}`: the stream's last status update (line {at}) is not marked `final: true`")
 }
 
 fn kind_name(k: Kind) -> &'static str {

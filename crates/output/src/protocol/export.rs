@@ -9,8 +9,8 @@ use crate::protocol::adapter::{self, InternalTask, Outputs, RunTimes};
 use crate::protocol::timestamp::format_utc;
 use crate::protocol::version::A2aVersion;
 use crate::report::json::{Seq, write_pretty};
-use engine::record::EventKind;
 use engine::record::Record;
+use engine::record::{Event, EventKind};
 use engine::task::{Role, Task, TaskIx, task_id};
 
 /// How much of a task's append-only logs to show: a snapshot is a prefix.
@@ -176,9 +176,24 @@ pub fn write_tasks(w: &Record, v: A2aVersion, out: &mut dyn Write) -> std::io::R
 }
 
 /// `run --format a2a-stream`: every stream event of the run, one JSON object a line, in the order
-/// they happened (tick order). Each call's stream opens and ends with its Task.
+/// they happened (tick order), as the wire sends them: each call's stream opens with its Task and
+/// ends with the status update that leaves its task terminal or interrupted ([`ends_stream`]);
+/// nothing of that call follows it. A call whose task never got there ends as the record does.
 pub fn write_stream(w: &Record, v: A2aVersion, out: &mut dyn Write) -> std::io::Result<()> {
     write_stream_with(w, v, false, out)
+}
+
+/// Whether `e` is a status update that leaves its task terminal or interrupted (input- or
+/// auth-required): a served stream's last event, as the official A2A servers end theirs (in 0.3
+/// the one marked `final`).
+pub fn ends_stream(w: &Record, e: &Event) -> bool {
+    match w.event_kind(e) {
+        EventKind::Status(h) => {
+            let state = w.tasks[w.event_task(e)].history[h].state;
+            state.is_terminal() || state.is_pause()
+        }
+        _ => false,
+    }
 }
 
 /// [`write_stream`]; with `jsonrpc`, each event in the JSON-RPC 2.0 response envelope a server
@@ -197,14 +212,22 @@ pub fn write_stream_with(
         engine::world::RecordStreams::All,
         "every call's events are printed: the run must record them all"
     );
-    // In 0.3 the call's last status update is marked `final`.
+    // In 0.3 the call's last status update is marked `final`: the one that ends it, or (a call
+    // that never ends) its last.
     let mut last_status: Vec<Option<usize>> = vec![None; w.calls.len()];
+    let mut ended = vec![false; w.calls.len()];
     for (i, e) in w.events.iter().enumerate() {
-        if matches!(w.event_kind(e), EventKind::Status(_)) {
+        if !ended[e.call()] && matches!(w.event_kind(e), EventKind::Status(_)) {
             last_status[e.call()] = Some(i);
+            ended[e.call()] = ends_stream(w, e);
         }
     }
+    let mut ended = vec![false; w.calls.len()];
     for (i, e) in w.events.iter().enumerate() {
+        if ended[e.call()] {
+            continue;
+        }
+        ended[e.call()] = ends_stream(w, e);
         let mut line = stream_event(
             w,
             v,
@@ -224,21 +247,6 @@ pub fn write_stream_with(
 /// One task as `run --format a2a` prints it, as it stands now (a served GetTask / SendMessage).
 pub fn task_value(w: &Record, v: A2aVersion, ix: TaskIx) -> Value {
     task_json(w, v, ix, Prefix::whole(&w.tasks[ix]))
-}
-
-/// One call's stream events as `run --format a2a-stream` prints them (a served stream): it opens
-/// and ends with its Task; in 0.3 its last status update is `final`.
-pub fn call_stream(w: &Record, v: A2aVersion, call: engine::record::CallId) -> Vec<Value> {
-    let last = w
-        .call_events(call)
-        .enumerate()
-        .filter(|(_, e)| matches!(w.event_kind(e), EventKind::Status(_)))
-        .map(|(i, _)| i)
-        .last();
-    w.call_events(call)
-        .enumerate()
-        .map(|(i, e)| stream_event(w, v, w.event_task(e), w.event_kind(e), last == Some(i)))
-        .collect()
 }
 
 /// The A2A push payload of a task's status change `entry` (an index into its history): 1.0's
