@@ -270,12 +270,10 @@ pub fn run() -> Result<Status, Error> {
     }
 }
 
-/// `serve`'s exit code as a status: it prints its own problems.
+/// How a session ended: its start-up and run problems are the binary's to print, as usage
+/// errors (a flag, an address, a path), with exit 2.
 #[cfg(feature = "serve")]
-fn serve_status(code: i32) -> Result<Status, Error> {
-    Ok(match code {
-        0 => Status::Success,
-        1 => Status::Failed,
-        _ => Status::InputErrors,
-    })
+fn serve_status(ended: Result<(), crate::serve::ServeError>) -> Result<Status, Error> {
+    ended.map_err(|e| Error::Usage(e.0))?;
+    Ok(Status::Success)
 }

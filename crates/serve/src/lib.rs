@@ -80,17 +80,29 @@ impl Default for Options {
     }
 }
 
+/// Why a session could not start or run: the message, for the binary to print. The server
+/// prints nothing of its own about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServeError(pub String);
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
 /// Serves `scenario` until a signal, `--exit-after` or `--idle-exit`; then writes the report.
-/// The exit status: 0, or 2 for a setup problem (printed).
-pub fn run(mut scenario: Scenario, options: Options) -> i32 {
+pub fn run(mut scenario: Scenario, options: Options) -> Result<(), ServeError> {
+    let refuse = |message: String| Err(ServeError(message));
     if let Some(root) = &options.root_agent
         && !scenario.agents.iter().any(|a| a.name() == root)
     {
-        eprintln!(
-            "a2a-sim: --root-agent `{}` names no agent of the scenario; `a2a-sim card FILE --list` lists them",
-            scenario::escape::Escaped(root)
-        );
-        return 2;
+        return refuse(format!(
+            "--root-agent `{}` names no agent of the scenario; `a2a-sim card FILE --list` lists them",
+            root
+        ));
     }
     if let Some(host) = &options.advertise_host {
         let bare = host.trim_start_matches('[').trim_end_matches(']');
@@ -98,29 +110,26 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
             || url::Url::parse(&format!("http://{host}/"))
                 .is_ok_and(|u| u.host_str().is_some_and(|h| h.eq_ignore_ascii_case(host)));
         if !ok {
-            eprintln!(
-                "a2a-sim: --advertise-host `{}` is not a host name or an IP address; give the host alone, without a scheme, port or path",
-                scenario::escape::Escaped(host)
-            );
-            return 2;
+            return refuse(format!(
+                "--advertise-host `{}` is not a host name or an IP address; give the host alone, without a scheme, port or path",
+                host
+            ));
         }
     }
     if let Some(name) = &options.default_caller {
         match scenario.callers.iter().find(|c| c.id == *name) {
             None => {
-                eprintln!(
-                    "a2a-sim: --default-caller `{}` names no caller of the scenario",
-                    scenario::escape::Escaped(name)
-                );
-                return 2;
+                return refuse(format!(
+                    "--default-caller `{}` names no caller of the scenario",
+                    name
+                ));
             }
             // A token's identity is the token's alone: no request gets it for nothing.
             Some(c) if c.token.is_some() => {
-                eprintln!(
-                    "a2a-sim: --default-caller `{}` holds a token: its requests must carry it",
-                    scenario::escape::Escaped(name)
-                );
-                return 2;
+                return refuse(format!(
+                    "--default-caller `{}` holds a token: its requests must carry it",
+                    name
+                ));
             }
             Some(_) => {}
         }
@@ -132,11 +141,10 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
             .append(true)
             .open(path)
     {
-        eprintln!(
-            "a2a-sim: cannot write the report to {}: {e}; give --report a writable path",
-            scenario::escape::Escaped(&path.display().to_string())
-        );
-        return 2;
+        return refuse(format!(
+            "cannot write the report to {}: {e}; give --report a writable path",
+            path.display()
+        ));
     }
     // The session's requests are its steps; the file's own driver steps are not replayed.
     scenario.steps.clear();
@@ -156,16 +164,9 @@ pub fn run(mut scenario: Scenario, options: Options) -> i32 {
         .build()
     {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("a2a-sim: cannot start the server runtime: {e}");
-            return 2;
-        }
+        Err(e) => return refuse(format!("cannot start the server runtime: {e}")),
     };
-    match runtime.block_on(http::serve(scenario, options)) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("a2a-sim: {}", scenario::escape::Escaped(&e.to_string()));
-            2
-        }
-    }
+    runtime
+        .block_on(http::serve(scenario, options))
+        .map_err(|e| ServeError(e.to_string()))
 }
