@@ -56,6 +56,7 @@ fn load_as(
     }
 }
 
+#[cfg(feature = "serve")]
 /// [`load`] for `serve`: a library (no `steps`) is served as well as a scenario, since a session's
 /// requests are its steps. `check`'s warnings are not looked for.
 pub(super) fn load_for_serve(
