@@ -1,6 +1,15 @@
-//! Helpers: load scenario text, run it, and look at the outcome by name.
+//! The one set of helpers every test file shares: load scenario text, run it, and look at the
+//! outcome by name (here); build scenarios from parts ([`build`]) and read their JSON report
+//! ([`read`]); run the binary in a scratch directory ([`binary`]), with a scenario that imports
+//! libraries ([`library`]); compare output with its golden file ([`goldens`]).
 
 #![allow(dead_code)]
+
+pub mod binary;
+pub mod build;
+pub mod goldens;
+pub mod library;
+pub mod read;
 
 use std::path::Path;
 

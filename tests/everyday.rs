@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::cli::{a2a_sim, a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim, a2a_sim_in, scratch};
 
 const AGENTS_LIB: &str = "\
 policy: {max_depth: 4}

@@ -6,7 +6,7 @@ use a2a_sim::testing::check::{Rule, check};
 use a2a_sim::testing::explore::{Options, explore, schedule};
 use a2a_sim::testing::schedule::{Inputs, SplitMix64, fault_yaml};
 
-use crate::cli::a2a_sim;
+use crate::common::binary::{a2a_sim, scratch};
 use crate::common::load;
 
 /// A claim that is wrong under faults: the payment always completes.
@@ -136,7 +136,7 @@ fn output_is_the_same_for_any_jobs() {
     for jobs in [2, 4] {
         assert_eq!(explore(&s, &opts(150, jobs)), one, "jobs {jobs}");
     }
-    let file = crate::cli::scratch("explore-jobs").join("wrong.yaml");
+    let file = scratch("explore-jobs").join("wrong.yaml");
     std::fs::write(&file, WRONG).unwrap();
     let f = file.to_str().unwrap();
     let a = a2a_sim(&[
@@ -167,7 +167,7 @@ fn output_is_the_same_for_any_jobs() {
 
 #[test]
 fn the_printed_schedule_pastes_back_as_a_regression_test() {
-    let file = crate::cli::scratch("explore-paste").join("wrong.yaml");
+    let file = scratch("explore-paste").join("wrong.yaml");
     std::fs::write(&file, WRONG).unwrap();
     let r = a2a_sim(&["explore", file.to_str().unwrap(), "--runs", "40"]);
     assert_eq!(r.status, 1, "{}", r.stderr);
@@ -236,7 +236,7 @@ fn the_readme_claim_holds_for_1000_runs() {
 
 #[test]
 fn a_violation_that_needs_no_drawn_fault_says_so_instead_of_an_empty_block() {
-    let dir = crate::cli::scratch("explore-no-fault-needed");
+    let dir = scratch("explore-no-fault-needed");
     let own = dir.join("own.yaml");
     std::fs::write(
         &own,

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use a2a_sim::scenario::loader;
 use serde_json::Value;
 
-use crate::cli::{a2a_sim, a2a_sim_in};
+use crate::common::binary::{a2a_sim, a2a_sim_in};
 
 /// A scratch directory holding `files`, plus the bundled keys as keys/.
 fn dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
