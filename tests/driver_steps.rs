@@ -384,3 +384,30 @@ fn errors_at_quiescence_go_under_the_last_steps_number() {
     );
     assert_eq!(errors(&v), [(3, "illegal_transition".to_string())]);
 }
+
+#[test]
+fn a_stream_to_a_non_streaming_agent_is_refused() {
+    let v = crate::common::report_value("\
+agents:
+  - {name: plain, tenant: t, clearance: public, capabilities: {streaming: false}, skills: [{id: p, tags: [x]}], handler: [working, completed]}
+callers:
+  - {id: c, tenant: t, classification: public}
+  - {id: other, tenant: elsewhere, classification: public}
+steps:
+  - stream: {caller: c, to: plain, text: go}
+  - send: {caller: c, to: plain, text: go}
+  - stream: {caller: other, to: plain, text: go}
+");
+    assert_eq!(v["steps"][0]["result"], serde_json::json!({}));
+    assert_eq!(v["errors"][0]["code"], "streaming_not_supported");
+    assert_eq!(v["errors"][0]["step"], 1);
+    assert_eq!(
+        v["tasks"].as_array().unwrap().len(),
+        1,
+        "send is unaffected, no ids drawn"
+    );
+    assert_eq!(v["tasks"][0]["id"], "task-1");
+    // Before admission: the other tenant gets the capability refusal, not a denial.
+    assert_eq!(v["errors"][1]["code"], "streaming_not_supported");
+    assert_eq!(v["denials"], serde_json::json!([]));
+}
