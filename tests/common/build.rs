@@ -4,11 +4,13 @@
 //! Every agent built here is in tenant `t`, cleared `public`, and has one skill tagged with its
 //! own name, so `discover: [NAME]` finds it and nothing else.
 
+use std::path::Path;
+
 use a2a_sim::engine::world;
 use a2a_sim::testing::expect;
 use serde_json::Value;
 
-use super::{load, report_value};
+use super::{load, load_as, report_value};
 
 /// An agent in tenant `t`, cleared `public`, whose one skill is tagged with its own name.
 pub fn agent(name: &str, handler: &str) -> String {
@@ -54,7 +56,5 @@ pub fn unmet(yaml: &str) -> Vec<String> {
 
 /// Whether a scenario loads (as test.yaml); the load error's text when it does not.
 pub fn loader_result(y: &str) -> Result<(), String> {
-    a2a_sim::scenario::loader::load_str("test.yaml", y, std::path::Path::new("."), "t".into())
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    load_as("test.yaml", Path::new("."), y).map(|_| ())
 }

@@ -8,6 +8,7 @@ use a2a_sim::scenario::loader;
 use serde_json::Value;
 
 use super::dir;
+use crate::common::load_as;
 
 fn scenario(head: &str, callers: &str) -> String {
     format!(
@@ -18,9 +19,9 @@ fn scenario(head: &str, callers: &str) -> String {
 const TOKEN_POLICY: &str = "policy:\n  token: {issuer: i, audience: a}";
 
 fn load_err(d: &Path, yaml: &str) -> String {
-    match loader::load_str(&d.join("s.yaml").display().to_string(), yaml, d, "s".into()) {
+    match load_as(&d.join("s.yaml").display().to_string(), d, yaml) {
         Ok(_) => panic!("loaded but should not have"),
-        Err(e) => e.to_string(),
+        Err(e) => e,
     }
 }
 

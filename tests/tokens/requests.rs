@@ -11,11 +11,10 @@ use a2a_sim::engine::record::StepResult;
 use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::token::{Grant, Tokens, VerifiedToken};
 use a2a_sim::engine::world;
-use a2a_sim::scenario::loader;
 use serde_json::{Value, json};
 
 use super::{AUD, EPOCH, ISS, segments, token};
-use crate::common::json as report_json;
+use crate::common::{json as report_json, load_as};
 
 use crate::common::{chain, error_codes, states};
 
@@ -24,7 +23,7 @@ fn scenarios_dir() -> PathBuf {
 }
 
 fn load(yaml: &str) -> Result<Scenario, String> {
-    loader::load_str("t.yaml", yaml, &scenarios_dir(), "t".into()).map_err(|e| e.to_string())
+    load_as("t.yaml", &scenarios_dir(), yaml)
 }
 
 fn scenario(caller_token: &str, steps: &str) -> String {
