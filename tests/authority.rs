@@ -1,4 +1,4 @@
-//! Issue 16, authority across hops (authority.md; semantics.md §1 and §6): attenuation, the
+//! Authority across hops (authority.md; semantics.md §1 and §6): attenuation, the
 //! report's `scopes` and `amplified`, `check`'s laundering finder and look-alike ids, allowed-host
 //! entries as the URL parser sees them, minted context ids that skip literal ones, and push URLs
 //! whose query and fragment never print.

@@ -1,4 +1,6 @@
-//! One integration-test binary, a module per feature.
+//! One integration-test binary, a module per feature, each named after what it tests. What the
+//! files share (loading and running scenarios, building them from parts, reading reports, running
+//! the binary, goldens) is in `common`: tests/common.rs and tests/common/.
 
 mod adapter;
 mod analyses;
