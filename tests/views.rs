@@ -7,30 +7,32 @@
 use std::path::{Path, PathBuf};
 
 use a2a_sim::corpus;
+use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::world;
 use a2a_sim::report::{html, mermaid};
 use a2a_sim::scenario::loader;
 
 use crate::common::goldens::{bless_or_compare, blessing};
+use crate::common::load_as;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn run_str(text: &str) -> (String, String) {
-    let s = loader::load_str("v.yaml", text, Path::new("."), "v".into()).unwrap();
-    let w = world::run(&s);
+/// The diagram and the page of a run of `s`.
+fn views(s: &Scenario) -> (String, String) {
+    let w = world::run(s);
     let mut page = Vec::new();
     html::write(&w, &mut page).unwrap();
     (mermaid::render(&w), String::from_utf8(page).unwrap())
 }
 
+fn run_str(text: &str) -> (String, String) {
+    views(&load_as("v.yaml", Path::new("."), text).unwrap())
+}
+
 fn bundled(name: &str) -> (String, String) {
-    let s = loader::load_path(&root().join("scenarios").join(name)).unwrap();
-    let w = world::run(&s);
-    let mut page = Vec::new();
-    html::write(&w, &mut page).unwrap();
-    (mermaid::render(&w), String::from_utf8(page).unwrap())
+    views(&loader::load_path(&root().join("scenarios").join(name)).unwrap())
 }
 
 #[test]
