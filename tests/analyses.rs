@@ -1,4 +1,4 @@
-//! Issue 10, items 3–6: `explain`, the admission `matrix` step, `coverage` and `audit`.
+//! The analyses of a run: `explain`, the admission `matrix` step, `coverage` and `audit`.
 
 mod audit;
 mod coverage;

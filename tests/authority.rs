@@ -1,4 +1,4 @@
-//! Issue 16, authority across hops (authority.md; semantics.md §1 and §6): attenuation, the
+//! Authority across hops (authority.md; semantics.md §1 and §6): attenuation, the
 //! report's `scopes` and `amplified`, `check`'s laundering finder and look-alike ids, allowed-host
 //! entries as the URL parser sees them, minted context ids that skip literal ones, and push URLs
 //! whose query and fragment never print.
@@ -10,7 +10,7 @@ use a2a_sim::scenario::confusables::confusable;
 use a2a_sim::scenario::loader;
 use serde_json::Value;
 
-use crate::cli::{a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim_in, scratch};
 use crate::common::*;
 
 /// A world of agents `a1 → a2 → a3 → core`, each delegating to the next; `extra` goes into the
@@ -146,7 +146,7 @@ fn without_an_authority_key_the_report_has_no_new_keys() {
     assert_eq!(amplified(&r), vec![None, Some(vec!["p".to_string()])]);
 }
 
-fn check(name: &str, text: &str, args: &[&str]) -> crate::cli::Run {
+fn check(name: &str, text: &str, args: &[&str]) -> crate::common::binary::Run {
     let dir = scratch(name);
     std::fs::write(dir.join("t.yaml"), text).unwrap();
     let mut all = vec!["check"];

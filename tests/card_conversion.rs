@@ -1,7 +1,7 @@
 //! Card files converted between A2A versions: a capability at its default converts by omission,
 //! one the other version cannot say is dropped with a warning naming it, never a refused card.
 
-use crate::cli::{a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim_in, scratch};
 
 /// A real 0.3 card as SDKs write it, with `stateTransitionHistory` set.
 fn card_0_3(history: bool, extended: bool) -> String {

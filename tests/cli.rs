@@ -3,53 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub struct Run {
-    pub status: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-/// Runs `a2a-sim ARGS` in `dir` (the repository root by default).
-pub fn a2a_sim(args: &[&str]) -> Run {
-    a2a_sim_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, None)
-}
-
-pub fn a2a_sim_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_a2a-sim"));
-    cmd.args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("the binary runs");
-    if let Some(input) = stdin {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// A scratch directory under target/, emptied first.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::common::binary::{a2a_sim, a2a_sim_in, scratch};
 
 const TRACED: &str = "scenarios/traced-delegation.yaml";
 

@@ -1,6 +1,15 @@
-//! Helpers: load scenario text, run it, and look at the outcome by name.
+//! The one set of helpers every test file shares: load scenario text, run it, and look at the
+//! outcome by name (here); build scenarios from parts ([`build`]) and read their JSON report
+//! ([`read`]); run the binary in a scratch directory ([`binary`]), with a scenario that imports
+//! libraries ([`library`]); compare output with its golden file ([`goldens`]).
 
 #![allow(dead_code)]
+
+pub mod binary;
+pub mod build;
+pub mod goldens;
+pub mod library;
+pub mod read;
 
 use std::path::Path;
 
@@ -9,31 +18,43 @@ use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::world;
 use a2a_sim::scenario::loader;
 
+/// Loads `yaml` as the file `file`, its relative paths read from `dir`, the scenario named after
+/// the file's stem; the load error's text when it does not load.
+pub fn load_as(file: &str, dir: &Path, yaml: &str) -> Result<Scenario, String> {
+    let name = Path::new(file).file_stem().unwrap().to_string_lossy();
+    loader::load_str(file, yaml, dir, name.as_ref().into()).map_err(|e| e.to_string())
+}
+
+/// Scenario text as test.yaml; the test fails when it does not load.
 pub fn load(yaml: &str) -> Scenario {
-    match loader::load_str("test.yaml", yaml, Path::new("."), "test".into()) {
+    match load_as("test.yaml", Path::new("."), yaml) {
         Ok(s) => s,
         Err(e) => panic!("scenario does not load:\n{e}"),
     }
 }
 
+/// The load error of scenario text as test.yaml; the test fails when it loads.
 pub fn load_err(yaml: &str) -> String {
-    match loader::load_str("test.yaml", yaml, Path::new("."), "test".into()) {
+    match load_as("test.yaml", Path::new("."), yaml) {
         Ok(_) => panic!("scenario loaded but should not have"),
-        Err(e) => e.to_string(),
+        Err(e) => e,
     }
 }
 
+/// The JSON report of a run of `scenario`.
 pub fn report(scenario: &Scenario) -> String {
     let world = world::run(scenario);
     json(&world)
 }
 
+/// The JSON report of a run.
 pub fn json(world: &Record) -> String {
     let mut out = Vec::new();
     a2a_sim::report::json::write(world, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
+/// The JSON report of a run of scenario text, parsed.
 pub fn report_value(yaml: &str) -> serde_json::Value {
     let s = load(yaml);
     serde_json::from_str(&report(&s)).unwrap()

@@ -4,18 +4,23 @@ use a2a_sim::engine::world;
 
 use crate::common::*;
 
+/// The codes of every denial in a run of `yaml`, in order.
+fn denial_codes(yaml: &str) -> Vec<&'static str> {
+    let s = load(yaml);
+    let w = world::run(&s);
+    w.denials
+        .iter()
+        .flat_map(|d| d.denials.iter().map(|x| x.code.as_str()))
+        .collect()
+}
+
 fn depth_world(max_depth: u32, chain_len: usize) -> Vec<&'static str> {
     let chain: Vec<String> = (0..chain_len).map(|i| format!("up-{i}")).collect();
     let yaml = format!(
         "policy: {{max_depth: {max_depth}}}\nagents:\n  - {{name: s, tenant: t, clearance: public, skills: [{{id: s, tags: [x]}}], handler: [working, completed]}}\ncallers:\n  - {{id: c, tenant: t, classification: public, delegation_chain: [{}]}}\nsteps:\n  - send: {{caller: c, to: s, text: go}}\n",
         chain.join(", ")
     );
-    let s = load(&yaml);
-    let w = world::run(&s);
-    w.denials
-        .iter()
-        .flat_map(|d| d.denials.iter().map(|x| x.code.as_str()))
-        .collect()
+    denial_codes(&yaml)
 }
 
 #[test]
@@ -31,12 +36,7 @@ fn classification_world(clearance: &str, data: &str) -> Vec<&'static str> {
     let yaml = format!(
         "agents:\n  - {{name: s, tenant: t, clearance: {clearance}, skills: [{{id: s, tags: [x]}}], handler: [working, completed]}}\ncallers:\n  - {{id: c, tenant: t, classification: {data}}}\nsteps:\n  - send: {{caller: c, to: s, text: go}}\n"
     );
-    let s = load(&yaml);
-    let w = world::run(&s);
-    w.denials
-        .iter()
-        .flat_map(|d| d.denials.iter().map(|x| x.code.as_str()))
-        .collect()
+    denial_codes(&yaml)
 }
 
 #[test]

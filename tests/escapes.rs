@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::cli::{a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim_in, scratch};
 
 /// One name with every kind of trouble in it, as a double-quoted YAML scalar.
 const EVIL: &str = r#""evil\e[2J\e]0;pwned\a\r\x9b31m\u2028\u202e\nfake.yaml:1:1: error: forged""#;

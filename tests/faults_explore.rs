@@ -6,7 +6,7 @@ use a2a_sim::testing::check::{Rule, check};
 use a2a_sim::testing::explore::{Options, explore, schedule};
 use a2a_sim::testing::schedule::{Inputs, SplitMix64, fault_yaml};
 
-use crate::cli::a2a_sim;
+use crate::common::binary::{a2a_sim, scratch};
 use crate::common::load;
 
 /// A claim that is wrong under faults: the payment always completes.
@@ -132,7 +132,7 @@ fn output_is_the_same_for_any_jobs() {
     for jobs in [2, 4] {
         assert_eq!(explore(&s, &opts(150, jobs)), one, "jobs {jobs}");
     }
-    let file = crate::cli::scratch("explore-jobs").join("wrong.yaml");
+    let file = scratch("explore-jobs").join("wrong.yaml");
     std::fs::write(&file, WRONG).unwrap();
     let f = file.to_str().unwrap();
     let a = a2a_sim(&[
@@ -166,7 +166,7 @@ fn output_is_the_same_for_any_jobs() {
 
 #[test]
 fn the_printed_schedule_pastes_back_as_a_regression_test() {
-    let file = crate::cli::scratch("explore-paste").join("wrong.yaml");
+    let file = scratch("explore-paste").join("wrong.yaml");
     std::fs::write(&file, WRONG).unwrap();
     let r = a2a_sim(&["explore", file.to_str().unwrap(), "--runs", "40"]);
     assert_eq!(r.status, 1, "{}", r.stderr);
@@ -235,7 +235,7 @@ fn the_readme_claim_holds_for_1000_runs() {
 
 #[test]
 fn a_violation_that_needs_no_drawn_fault_says_so_instead_of_an_empty_block() {
-    let dir = crate::cli::scratch("explore-no-fault-needed");
+    let dir = scratch("explore-no-fault-needed");
     let own = dir.join("own.yaml");
     std::fs::write(
         &own,
@@ -276,7 +276,7 @@ fn identical_violations_are_one_finding_with_their_count_and_first_run() {
             assert!(g.violation != f.violation || g.faults != f.faults);
         }
     }
-    let file = crate::cli::scratch("explore-distinct").join("wrong.yaml");
+    let file = crate::common::binary::scratch("explore-distinct").join("wrong.yaml");
     std::fs::write(&file, WRONG).unwrap();
     let r = a2a_sim(&["explore", file.to_str().unwrap(), "--runs", "200"]);
     assert_eq!(r.status, 1, "{}", r.stderr);
@@ -340,7 +340,7 @@ fn faults_can_be_aimed_at_some_agents_or_kept_off_others() {
         ..opts(100, 1)
     };
     assert_eq!(only(all), explore(&s, &opts(100, 1)));
-    let file = crate::cli::scratch("explore-aim").join("wrong.yaml");
+    let file = crate::common::binary::scratch("explore-aim").join("wrong.yaml");
     std::fs::write(&file, WRONG).unwrap();
     let r = a2a_sim(&["explore", file.to_str().unwrap(), "--agents", "screenr"]);
     assert_eq!(r.status, 2, "{}", r.stdout);

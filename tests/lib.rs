@@ -1,31 +1,52 @@
-//! One integration-test binary, a module per feature.
+//! One integration-test binary, a module per feature, each named after what it tests. What the
+//! files share (loading and running scenarios, building them from parts, reading reports, running
+//! the binary, goldens) is in `common`: tests/common.rs and tests/common/.
 
 mod adapter;
 mod analyses;
+mod artifacts_from_results;
 mod authority;
-mod behaviour;
+mod bad_input;
+mod cancel;
 mod card_conversion;
+mod ci_output;
 mod cli;
+mod cli_conventions;
 mod common;
+mod conditions;
+mod decisions;
+mod delegation_outcomes;
+mod driver_steps;
 mod engine;
 mod engine_corners;
 mod escapes;
-mod everyday;
+mod expectations;
+mod fan_out;
 mod faults;
 mod goldens;
+mod imports;
 mod invariants;
 mod layers;
 mod loading;
 mod locating;
 mod malformed;
+mod overrides;
+mod pauses_and_escalation;
 mod properties;
 mod protocol;
+mod protocol_formats;
+mod readme;
 mod redaction;
+mod report_stability;
 mod reports;
 mod reproducers;
+mod retries_and_timeouts;
+mod scheduler;
+mod schema;
 #[cfg(feature = "serve")]
 mod serve;
 mod special_files;
+mod templates;
 mod tokens;
 mod views;
 mod webhook_claims;

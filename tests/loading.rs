@@ -8,7 +8,7 @@ use a2a_sim::engine::scenario::*;
 use a2a_sim::scenario::loader;
 use serde_json::json;
 
-use crate::cli::{a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim_in, scratch};
 use crate::common::{load, one_agent};
 
 /// The 1-based line and column of the first occurrence of `marker` in `text`.

@@ -7,14 +7,11 @@
 //! Scalars stand for strings where a string is expected (`name: 42`, `text: true`), as YAML users
 //! expect; an alias's value is reported at its anchor (where serde_yaml reads it).
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+
+use crate::common::binary::{Run, a2a_sim};
 
 const DIR: &str = "tests/malformed";
-/// Far more than any of these files needs; only a hang gets near it.
-const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A file and the first diagnostic it must produce.
 struct Row {
@@ -156,54 +153,6 @@ const ROWS: &[Row] = &[
     row("v2-expect-unknown-path.yaml", 20, Some(12), "did you mean `screen`?"),
 ];
 
-struct Run {
-    status: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `a2a-sim ARGS` in the crate root; fails the test if it does not finish within [`TIMEOUT`].
-fn a2a_sim(args: &[&str]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // Drain both pipes while waiting, so a chatty child cannot block on a full pipe.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
-    let deadline = Instant::now() + TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting for the binary") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("a2a-sim {args:?} did not finish within {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    Run {
-        status: status.code(),
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-    }
-}
-
 /// What is wrong with one run of one row, if anything.
 fn problems(row: &Row, args: &[&str], run: &Run) -> Vec<String> {
     let mut out = Vec::new();
@@ -217,8 +166,8 @@ fn problems(row: &Row, args: &[&str], run: &Run) -> Vec<String> {
         Some(c) => format!("{DIR}/{}:{}:{c}: ", row.file, row.line),
         None => format!("{DIR}/{}:{}:", row.file, row.line),
     };
-    if run.status != Some(2) {
-        out.push(format!("exit status {:?}, not 2", run.status));
+    if run.status != 2 {
+        out.push(format!("exit status {}, not 2", run.status));
     }
     if !run.stdout.is_empty() {
         out.push(format!("stdout is not empty: {:.200}", run.stdout));
@@ -327,7 +276,7 @@ fn every_corpus_file_has_a_row() {
 #[test]
 fn checking_the_whole_corpus_reports_every_file_and_nothing_else() {
     let r = a2a_sim(&["check", DIR]);
-    assert_eq!(r.status, Some(2), "{}", r.stderr);
+    assert_eq!(r.status, 2, "{}", r.stderr);
     assert!(r.stdout.is_empty(), "{}", r.stdout);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     for line in r.stderr.lines() {
@@ -340,7 +289,7 @@ fn checking_the_whole_corpus_reports_every_file_and_nothing_else() {
     // Every file that fails today gets at least one line.
     for row in ROWS {
         let a = a2a_sim(&["check", &format!("{DIR}/{}", row.file)]);
-        if a.status == Some(2) {
+        if a.status == 2 {
             assert!(
                 r.stderr.contains(&format!("{DIR}/{}:", row.file)),
                 "{} is missing from the whole-directory check",

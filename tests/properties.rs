@@ -12,6 +12,8 @@ use a2a_sim::scenario::loader;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
+use crate::common::load_as;
+
 fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
@@ -25,8 +27,8 @@ fn config(cases: u32) -> Config {
     }
 }
 
-fn load(text: &str) -> Result<a2a_sim::engine::scenario::Scenario, a2a_sim::error::LoadError> {
-    loader::load_str("prop.yaml", text, Path::new("."), "prop".into())
+fn load(text: &str) -> Result<a2a_sim::engine::scenario::Scenario, String> {
+    load_as("prop.yaml", Path::new("."), text)
 }
 
 /// Runs a loaded scenario through every renderer.

@@ -12,6 +12,8 @@ use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::protocol::{card, export};
 use a2a_sim::scenario::loader;
 
+use crate::common::goldens::{bless_or_compare, blessing};
+
 fn outputs(path: &Path) -> Vec<(String, String)> {
     let s = loader::load_path(path).unwrap();
     let w = world::run(&s);
@@ -45,24 +47,13 @@ fn outputs(path: &Path) -> Vec<(String, String)> {
 #[test]
 fn protocol_output_of_the_bundled_scenarios_matches_its_goldens() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bless = std::env::var_os("A2A_SIM_BLESS").is_some();
+    let bless = blessing();
     let mut differ = Vec::new();
     for scenario in corpus::expand(&[root.join("scenarios")]).unwrap() {
         let stem = scenario.file_stem().unwrap().to_string_lossy().into_owned();
         let dir: PathBuf = root.join("tests/protocol-goldens").join(&stem);
         for (name, actual) in outputs(&scenario) {
-            let file = dir.join(&name);
-            if bless {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&file, &actual).unwrap();
-                continue;
-            }
-            let expected = std::fs::read_to_string(&file)
-                .unwrap_or_default()
-                .replace("\r\n", "\n");
-            if expected != actual {
-                differ.push(file.display().to_string());
-            }
+            differ.extend(bless_or_compare(&dir.join(&name), &actual, bless));
         }
     }
     assert!(

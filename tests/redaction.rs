@@ -8,7 +8,7 @@ use a2a_sim::scenario::loader;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
-use crate::cli::{a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim_in, scratch};
 
 /// A JWT's shape (header, claims, signature), as a token caller's `token` holds one.
 const JWT: &str = "eyJhbGciOiJFZERTQSIsImtpZCI6ImsxIn0.eyJzdWIiOiJvcmNoZXN0cmF0b3IifQ.c2lnbmF0dXJl";

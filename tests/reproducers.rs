@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::cli::{a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim_in, scratch};
 
 /// A payment that completes unless its screener is down when it is asked.
 const ORIGINAL: &str = r#"name: payments

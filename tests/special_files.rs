@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::scratch;
+use crate::common::binary::scratch;
 
 /// Runs `a2a-sim ARGS` in `dir`, killed after a while: a hang fails the test instead of hanging
 /// it. Returns the status and stderr.

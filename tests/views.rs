@@ -7,33 +7,37 @@
 use std::path::{Path, PathBuf};
 
 use a2a_sim::corpus;
+use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::world;
 use a2a_sim::report::{html, mermaid};
 use a2a_sim::scenario::loader;
+
+use crate::common::goldens::{bless_or_compare, blessing};
+use crate::common::load_as;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn run_str(text: &str) -> (String, String) {
-    let s = loader::load_str("v.yaml", text, Path::new("."), "v".into()).unwrap();
-    let w = world::run(&s);
+/// The diagram and the page of a run of `s`.
+fn views(s: &Scenario) -> (String, String) {
+    let w = world::run(s);
     let mut page = Vec::new();
     html::write(&w, &mut page).unwrap();
     (mermaid::render(&w), String::from_utf8(page).unwrap())
 }
 
+fn run_str(text: &str) -> (String, String) {
+    views(&load_as("v.yaml", Path::new("."), text).unwrap())
+}
+
 fn bundled(name: &str) -> (String, String) {
-    let s = loader::load_path(&root().join("scenarios").join(name)).unwrap();
-    let w = world::run(&s);
-    let mut page = Vec::new();
-    html::write(&w, &mut page).unwrap();
-    (mermaid::render(&w), String::from_utf8(page).unwrap())
+    views(&loader::load_path(&root().join("scenarios").join(name)).unwrap())
 }
 
 #[test]
 fn views_of_the_bundled_scenarios_match_their_goldens() {
-    let bless = std::env::var_os("A2A_SIM_BLESS").is_some();
+    let bless = blessing();
     let mut differ = Vec::new();
     for scenario in corpus::expand(&[root().join("scenarios")]).unwrap() {
         let stem = scenario.file_stem().unwrap().to_string_lossy().into_owned();
@@ -57,18 +61,7 @@ fn views_of_the_bundled_scenarios_match_their_goldens() {
                 String::from_utf8(p).unwrap()
             };
             assert_eq!(actual, second, "{stem}/{name} is not deterministic");
-            let file = dir.join(name);
-            if bless {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&file, &actual).unwrap();
-                continue;
-            }
-            let expected = std::fs::read_to_string(&file)
-                .unwrap_or_default()
-                .replace("\r\n", "\n");
-            if expected != actual {
-                differ.push(file.display().to_string());
-            }
+            differ.extend(bless_or_compare(&dir.join(name), &actual, bless));
         }
     }
     assert!(

@@ -1,7 +1,7 @@
 //! Claims about webhooks: delivery attempts (of a task, to a URL, by outcome, counted), dead
 //! letters, and what a task's last push carries; with `always` and `if` like any claim.
 
-use crate::cli::{a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim_in, scratch};
 use crate::common::load_err;
 
 /// The bundled flaky-webhooks scenario with `claims` as its `expect:` entries.

@@ -4,7 +4,7 @@ use std::io::Cursor;
 
 use a2a_sim::analysis::audit::{Finding, MAX_LINE, audit_reader};
 
-use crate::cli::{a2a_sim, a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim, a2a_sim_in, scratch};
 
 fn stream(file: &str, version: &str) -> String {
     let r = a2a_sim(&[

@@ -1,6 +1,6 @@
 //! `coverage` over a corpus: edges, codes, handler steps and branches; `--fail-under`.
 
-use crate::cli::{a2a_sim, a2a_sim_in, scratch};
+use crate::common::binary::{a2a_sim, a2a_sim_in, scratch};
 
 const CORPUS: &str = r#"
 policy: {max_depth: 4}

@@ -10,7 +10,7 @@ use a2a_sim::engine::scenario::Step;
 use a2a_sim::engine::world;
 use a2a_sim::scenario::loader;
 
-use crate::cli::a2a_sim;
+use crate::common::binary::a2a_sim;
 
 fn bundled() -> Vec<std::path::PathBuf> {
     corpus::expand(&[Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")]).unwrap()

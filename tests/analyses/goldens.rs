@@ -12,6 +12,8 @@ use a2a_sim::engine::scenario::Step;
 use a2a_sim::engine::world;
 use a2a_sim::scenario::loader;
 
+use crate::common::goldens::{bless_or_compare, blessing};
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -74,20 +76,10 @@ fn outputs() -> Vec<(PathBuf, String)> {
 
 #[test]
 fn new_outputs_match_their_goldens() {
-    let bless = std::env::var_os("A2A_SIM_BLESS").is_some();
+    let bless = blessing();
     let mut differ = Vec::new();
     for (file, actual) in outputs() {
-        if bless {
-            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-            std::fs::write(&file, &actual).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&file)
-            .unwrap_or_default()
-            .replace("\r\n", "\n");
-        if expected != actual {
-            differ.push(file.display().to_string());
-        }
+        differ.extend(bless_or_compare(&file, &actual, bless));
     }
     assert!(
         differ.is_empty(),

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::cli::a2a_sim_in;
+use crate::common::binary::a2a_sim_in;
 
 /// A keyed scenario whose token caller `orch` holds `orchestrator` (its token's `sub`), and a
 /// caller given as parameters with the id `id`.
@@ -24,7 +24,7 @@ steps: []
     )
 }
 
-fn check(name: &str, text: &str) -> crate::cli::Run {
+fn check(name: &str, text: &str) -> crate::common::binary::Run {
     let d = std::env::temp_dir().join(format!("a2a-sim-identities-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join("keys")).unwrap();
