@@ -97,7 +97,7 @@ def main():
         counts = []
         for k in (10_000, 20_000):
             r = subprocess.run(
-                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=a2a_sim::engine::world::drive",
+                ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=a2a_sim_engine::world::drive",
                  os.path.join(BIN, "examples", "delegations"), str(k)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
             counts.append(int(re.search(r"Collected : (\d+)", r.stderr).group(1)))
@@ -129,8 +129,8 @@ def main():
     if shutil.which("valgrind"):
         f = gen("gen-10000.yaml", "--seed", "1", "--agents", "200", "--steps", "10000")
         parts = {}
-        for name, fn in (("all", None), ("loader", "a2a_sim::scenario::loader::Loader::scenario"),
-                         ("engine", "a2a_sim::engine::world::drive"), ("report", "a2a_sim::report::json::write*")):
+        for name, fn in (("all", None), ("loader", "a2a_sim_scenario::loader::Loader::scenario"),
+                         ("engine", "a2a_sim_engine::world::drive"), ("report", "a2a_sim_output::report::json::write*")):
             toggle = [f"--toggle-collect={fn}"] if fn else []
             r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *toggle, *sim("run", "--format", "json", f)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)

@@ -4,7 +4,6 @@ use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
 use engine::admission::DenialCode;
-use engine::delivery::DeliveryOutcome;
 use engine::lifecycle::TaskState;
 use engine::record::ErrorCode;
 use engine::scenario::*;
@@ -290,112 +289,7 @@ impl Loader<'_> {
         Some(Expectation::Errors(list))
     }
 
-    /// `{matrix: STEP, grid: {CALLER: {AGENT: [codes]}}}`: the grid must name exactly the step's
-    /// callers and agents, so an expectation pins the whole matrix, not the pairs someone remembered.
-    fn matrix_expectation(
-        &mut self,
-        at: &[Seg],
-        n: i64,
-        grid: Option<DataMap>,
-        names: &Names,
-        steps: &[Step],
-    ) -> Option<Expectation> {
-        let step = usize::try_from(n).unwrap_or(0);
-        let Some(Step::Matrix { callers, agents }) = steps.get(step.wrapping_sub(1)) else {
-            self.problem(
-                child(at, "matrix"),
-                format!("`matrix` names step {n}, which is not a matrix step of this file (steps are numbered from 1)"),
-            );
-            return None;
-        };
-        let here = child(at, "grid");
-        let Some(grid) = grid else {
-            self.problem(
-                child(at, "matrix"),
-                "a `matrix` expectation needs `grid: {CALLER: {AGENT: [codes]}}` for every pair",
-            );
-            return None;
-        };
-        let name_of = |table: &super::Table<String>, ix: usize| {
-            table
-                .iter()
-                .find(|(_, v)| **v == ix)
-                .map(|(k, _)| k.clone())
-                .unwrap_or_default()
-        };
-        let caller_names: Vec<String> = callers
-            .iter()
-            .map(|&c| name_of(&names.callers, c))
-            .collect();
-        let agent_names: Vec<String> = agents.iter().map(|&a| name_of(&names.agents, a)).collect();
-        let mut ok = true;
-        for key in grid.keys() {
-            if !caller_names.contains(key) {
-                self.problem(
-                    child(&here, key),
-                    format!("`{key}` is not a caller of matrix step {step}"),
-                );
-                ok = false;
-            }
-        }
-        let mut rows = Vec::with_capacity(caller_names.len());
-        for c in &caller_names {
-            let Some(row) = grid.get(c) else {
-                self.problem(here.clone(), format!("the grid has no row for caller `{c}`: a matrix expectation gives every pair"));
-                ok = false;
-                continue;
-            };
-            let at_row = child(&here, c);
-            let Some(row) = row.as_object() else {
-                self.problem(at_row, "a row is a mapping `AGENT: [codes]`");
-                ok = false;
-                continue;
-            };
-            for key in row.keys() {
-                if !agent_names.contains(key) {
-                    self.problem(
-                        child(&at_row, key),
-                        format!("`{key}` is not an agent of matrix step {step}"),
-                    );
-                    ok = false;
-                }
-            }
-            let mut cells = Vec::with_capacity(agent_names.len());
-            for a in &agent_names {
-                let at_cell = child(&at_row, a);
-                let codes = match row.get(a).map(|v| v.as_array()) {
-                    None => {
-                        self.problem(at_row.clone(), format!("row `{c}` has no cell for agent `{a}`: a matrix expectation gives every pair"));
-                        ok = false;
-                        continue;
-                    }
-                    Some(None) => {
-                        self.problem(at_cell, "a cell is a list of denial codes (`[]`: admitted)");
-                        ok = false;
-                        continue;
-                    }
-                    Some(Some(list)) => list,
-                };
-                let mut written = Vec::with_capacity(codes.len());
-                for (j, v) in codes.iter().enumerate() {
-                    match v.as_str() {
-                        Some(s) => written.push(s.to_string()),
-                        None => {
-                            let mut p = at_cell.clone();
-                            p.push(Seg::Index(j));
-                            self.problem(p, "a denial code is a word such as `tenant`");
-                            ok = false;
-                        }
-                    }
-                }
-                cells.push(self.denial_codes(&at_cell, written));
-            }
-            rows.push(cells);
-        }
-        ok.then_some(Expectation::Matrix { step, grid: rows })
-    }
-
-    fn denial_codes(&mut self, at: &[Seg], written: Vec<String>) -> Vec<DenialCode> {
+    pub(super) fn denial_codes(&mut self, at: &[Seg], written: Vec<String>) -> Vec<DenialCode> {
         let mut codes = Vec::new();
         for (j, c) in written.iter().enumerate() {
             match DenialCode::ALL.into_iter().find(|d| d.as_str() == c) {
@@ -418,7 +312,7 @@ impl Loader<'_> {
     /// `ALIAS/NAME/2/...`: an alias, then `as` names, a number after a fan-out's name picking
     /// its member. Names are checked against the handler of the agent they are in, when the file
     /// says which agent that is (a discovery could pick any: then some agent must define it).
-    fn task_path(
+    pub(super) fn task_path(
         &mut self,
         at: Vec<Seg>,
         written: &str,
@@ -548,44 +442,6 @@ impl Loader<'_> {
             return None;
         }
         Some(TaskPath { alias, hops })
-    }
-
-    /// `{deliveries: {task?, url?}, outcome?, count?}`.
-    #[allow(clippy::too_many_arguments)]
-    fn deliveries(
-        &mut self,
-        at: &[Seg],
-        d: DeliveriesFile,
-        outcome: Option<WordsFile>,
-        count: Option<serde_json::Value>,
-        names: &Names,
-        alias_steps: &[u32],
-        steps: &[Step],
-    ) -> Option<Expectation> {
-        let here = child(at, "deliveries");
-        let task = match &d.task {
-            Some(t) => Some(self.task_path(child(&here, "task"), t, names, alias_steps, steps)?),
-            None => None,
-        };
-        let outcomes = match outcome {
-            Some(w) => {
-                let all = DeliveryOutcome::ALL.map(|o| o.as_str());
-                self.delivery_outcomes(&child(at, "outcome"), &w, &all)
-            }
-            None => Vec::new(),
-        };
-        // No count: at least one attempt matches.
-        let count = match count {
-            Some(c) => self.count_test(&child(at, "count"), "count", c),
-            None => ValueTest::Gte(1.0),
-        };
-        Some(Expectation::Deliveries(DeliveriesExpectation {
-            task,
-            url: d.url,
-            outcomes,
-            count,
-            given: None,
-        }))
     }
 
     fn count_or_list<T>(

@@ -191,9 +191,11 @@ mod conditions;
 mod expectations;
 mod faults;
 mod handlers;
+mod matrix_claims;
 mod steps;
 mod templates;
 mod tokens;
+mod webhook_claims;
 
 impl Loader<'_> {
     fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
