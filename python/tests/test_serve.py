@@ -72,8 +72,9 @@ async def sdk_session(server: a2a_sim.Server, binding: str) -> None:
         ]
         states = [ev.status_update.status.state for ev in events if ev.HasField("status_update")]
         assert TaskState.TASK_STATE_WORKING in states
-        assert events[-1].HasField("task")
-        assert events[-1].task.status.state == TaskState.TASK_STATE_COMPLETED
+        # As official A2A servers end a stream: with the status update that completes the task.
+        assert events[-1].HasField("status_update")
+        assert events[-1].status_update.status.state == TaskState.TASK_STATE_COMPLETED
 
         got = await plain.get_task(GetTaskRequest(id=task.id))
         assert (got.id, got.status.state) == (task.id, TaskState.TASK_STATE_COMPLETED)
