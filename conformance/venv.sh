@@ -7,11 +7,12 @@
 CONFORMANCE_VENV="${CONFORMANCE_VENV:-target/conformance-venv}"
 CONFORMANCE_PYTHON="$CONFORMANCE_VENV/bin/python"
 
-# Exit 0 when every pinned name==version is installed in the venv (names compared PEP
-# 503-normalised, so Jinja2 / jinja2 and pydantic_core / pydantic-core match).
-conformance_venv_is_current() {
-  [ -x "$CONFORMANCE_PYTHON" ] || return 1
-  "$CONFORMANCE_PYTHON" - conformance/constraints.txt <<'PY' 2>/dev/null
+# venv_has_pins PYTHON CONSTRAINTS: exit 0 when the interpreter PYTHON has every pinned
+# name==version of CONSTRAINTS installed (names compared PEP 503-normalised, so Jinja2 / jinja2
+# and pydantic_core / pydantic-core match). The example agents' smoke test uses it too.
+venv_has_pins() {
+  [ -x "$1" ] || return 1
+  "$1" - "$2" <<'PY' 2>/dev/null
 import re, sys
 from importlib.metadata import distributions
 
@@ -27,6 +28,10 @@ for line in open(sys.argv[1]):
 have = {(norm(d.metadata["Name"]), d.version) for d in distributions()}
 sys.exit(0 if want <= have else 1)
 PY
+}
+
+conformance_venv_is_current() {
+  venv_has_pins "$CONFORMANCE_PYTHON" conformance/constraints.txt
 }
 
 conformance_venv() {

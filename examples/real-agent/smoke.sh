@@ -33,26 +33,10 @@ started=$SECONDS
 venv="${REAL_AGENT_VENV:-$root/target/real-agent-venv}"
 py="$venv/bin/python"
 
-# Exit 0 when every pin of constraints.txt is installed in the venv (names PEP 503-normalised).
-venv_is_current() {
-  [ -x "$py" ] || return 1
-  "$py" - constraints.txt <<'PY' 2>/dev/null
-import re, sys
-from importlib.metadata import distributions
-
-def norm(name):
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-want = set()
-for line in open(sys.argv[1]):
-    line = line.split("#", 1)[0].strip()
-    if line:
-        name, _, version = line.partition("==")
-        want.add((norm(name), version.strip()))
-have = {(norm(d.metadata["Name"]), d.version) for d in distributions()}
-sys.exit(0 if want <= have else 1)
-PY
-}
+# shellcheck source=conformance/venv.sh
+source "$root/conformance/venv.sh"
+# Exit 0 when every pin of constraints.txt is installed in the venv.
+venv_is_current() { venv_has_pins "$py" constraints.txt; }
 
 if ! venv_is_current; then
   echo "smoke: creating $venv (pinned a2a-sdk, uvicorn)" >&2
