@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod annotation;
 pub mod cli;
 pub mod error;
+pub mod running;
 pub mod testing;
 
 pub use engine;

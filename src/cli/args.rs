@@ -34,6 +34,8 @@ pub(super) enum Command {
         /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
         set: Vec<Override>,
+        #[command(flatten)]
+        real: crate::running::RealAgentArgs,
     },
     /// Load and validate scenario files (and libraries) without running them.
     Check {
@@ -79,6 +81,8 @@ pub(super) enum Command {
         /// Worker threads (default: one per core; at least 1).
         #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
+        #[command(flatten)]
+        real: crate::running::RealAgentArgs,
     },
     /// Run scenarios under fault schedules drawn from a seed; shrink each violation to a minimal
     /// `faults:` block.

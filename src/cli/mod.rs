@@ -61,7 +61,10 @@ pub fn run() -> Result<Status, Error> {
             jobs,
             set,
             jsonrpc,
-        } => run::run(
+            real,
+        } => {
+            crate::running::configure(real);
+            run::run(
             &files,
             if jsonrpc {
                 Format::A2aStreamJsonRpc
@@ -71,7 +74,8 @@ pub fn run() -> Result<Status, Error> {
             a2a_version.a2a(),
             jobs.unwrap_or_else(corpus::default_jobs),
             &set,
-        ),
+        )
+        }
         Command::Check {
             paths,
             error_format,
@@ -98,14 +102,18 @@ pub fn run() -> Result<Status, Error> {
             error_format,
             jobs,
             set: _,
-        } => test_command::run(
-            &paths,
-            bless,
-            partition,
-            junit.as_deref(),
-            jobs.unwrap_or_else(corpus::default_jobs),
-            error_format == TestErrorFormat::Github,
-        ),
+            real,
+        } => {
+            crate::running::configure(real);
+            test_command::run(
+                &paths,
+                bless,
+                partition,
+                junit.as_deref(),
+                jobs.unwrap_or_else(corpus::default_jobs),
+                error_format == TestErrorFormat::Github,
+            )
+        }
         Command::Explore {
             files,
             runs,

@@ -51,6 +51,12 @@ pub(super) fn render(
     teardown: Teardown,
 ) -> Result<std::io::Result<()>, Problem> {
     let scenario = load_for_run(file, overrides).map_err(Problem::Load)?;
+    if crate::running::has_real_agents(&scenario) {
+        // Real agents in the loop: exit 2 when one cannot be started or reached.
+        let world = crate::running::run_real(scenario)
+            .map_err(|e| Problem::Export(format!("{}: {e}", file.display())))?;
+        return write(&world.record, file, format, version, layout, out);
+    }
     let streams = match format {
         Format::A2aStream | Format::A2aStreamJsonRpc => world::RecordStreams::All,
         _ => world::RecordStreams::StreamSteps,

@@ -61,6 +61,11 @@ pub fn run(
             if let Some(e) = &o.load_error {
                 details.push_str(&format!("{e}\n"));
             }
+            if let Some(e) = &o.run_error {
+                for line in e.lines() {
+                    details.push_str(&format!("  {}\n", crate::escape::text(line)));
+                }
+            }
             // Names, paths and the report's text are shown escaped ([`crate::escape`]); a load
             // error escapes its own.
             if o.missing_golden {
@@ -104,7 +109,7 @@ pub fn run(
                         message: None,
                     },
                 ));
-            } else if o.load_error.is_some() {
+            } else if o.load_error.is_some() || o.run_error.is_some() {
                 errors += 1;
                 cases.push((
                     at,
@@ -189,6 +194,9 @@ fn annotate(o: &golden::Outcome) -> Vec<String> {
         for d in &e.diagnostics {
             out.push(github(Level::Error, &d.file, d.line, d.column, &d.message));
         }
+    }
+    if let Some(e) = &o.run_error {
+        out.push(github(Level::Error, &file, 1, 1, e));
     }
     if o.missing_golden {
         let msg = format!(

@@ -7,11 +7,12 @@ use crate::engine::delivery::DeliveryOutcome;
 use crate::engine::lifecycle::TaskState;
 use crate::engine::record::StepResult;
 use crate::engine::scenario::{
-    DeliveriesExpectation, Expectation, Expected, Outcome, PathHop, Step, TaskExpectation,
-    TaskPath, TextTest, ValueTest,
+    DeliveriesExpectation, Expectation, Expected, Outcome, PathHop, Step, TaskExpectation, TaskPath,
 };
 use crate::engine::task::{TaskIx, task_id};
 use crate::engine::world::World;
+
+use super::wording::{text_test, value_test};
 
 /// A failed expectation: its index in `expect:` and what differed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,6 +123,11 @@ pub fn check(world: &World) -> Vec<Unmet> {
             }
             Expectation::Deliveries(d) => {
                 if let Err(message) = deliveries(world, d) {
+                    fail(i, message);
+                }
+            }
+            Expectation::Received(r) => {
+                for message in super::received::check(world, r) {
                     fail(i, message);
                 }
             }
@@ -447,30 +453,6 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
         }
     }
     out
-}
-
-/// A text test as the scenario writes it.
-fn text_test(test: &TextTest) -> String {
-    match test {
-        TextTest::Equals(s) => format!("{s:?}"),
-        TextTest::Contains(s) => format!("{{contains: {s:?}}}"),
-    }
-}
-
-/// A value test as the scenario writes it: a literal, or `{op: value}`.
-fn value_test(test: &ValueTest) -> String {
-    let (op, value) = match test {
-        ValueTest::Eq(v) => return v.to_string(),
-        ValueTest::Ne(v) => ("ne", v.to_string()),
-        ValueTest::Gt(n) => ("gt", n.to_string()),
-        ValueTest::Gte(n) => ("gte", n.to_string()),
-        ValueTest::Lt(n) => ("lt", n.to_string()),
-        ValueTest::Lte(n) => ("lte", n.to_string()),
-        ValueTest::In(items) => ("in", serde_json::Value::from(items.clone()).to_string()),
-        ValueTest::Exists(b) => ("exists", b.to_string()),
-        ValueTest::Contains(s) => ("contains", format!("{s:?}")),
-    };
-    format!("{{{op}: {value}}}")
 }
 
 fn words<'a>(items: impl Iterator<Item = &'a str>) -> String {

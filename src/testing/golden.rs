@@ -41,11 +41,14 @@ pub struct Outcome {
     pub blessed: Option<Blessed>,
     /// Writing the golden failed.
     pub write_error: Option<String>,
+    /// The run could not be made: a real agent that could not be started or reached.
+    pub run_error: Option<String>,
 }
 
 impl Outcome {
     pub fn passed(&self) -> bool {
         self.load_error.is_none()
+            && self.run_error.is_none()
             && !self.missing_golden
             && self.diff.is_none()
             && self.unmet.is_empty()
@@ -64,6 +67,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         unmet: Vec::new(),
         blessed: None,
         write_error: None,
+        run_error: None,
     };
     let (text, scenario) = match loader::read(path).and_then(|text| {
         let s = loader::load_str(
@@ -80,21 +84,37 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
             return o;
         }
     };
+    if crate::running::has_real_agents(&scenario) {
+        // Real agents in the loop: the world keeps the scenario (see `running::run_real`).
+        return match crate::running::run_real(scenario) {
+            Ok(w) => compare(o, &w, &text, path, bless),
+            Err(e) => {
+                o.run_error = Some(e.to_string());
+                o
+            }
+        };
+    }
     let w = world::run_recording(&scenario, world::RecordStreams::StreamSteps);
+    compare(o, &w, &text, path, bless)
+}
+
+/// The run's report against the golden, and its `expect` entries.
+fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: bool) -> Outcome {
+    let scenario = w.record.scenario;
     let mut actual = Vec::new();
-    let _ = report_json::write(&w, &mut actual);
+    let _ = report_json::write(w, &mut actual);
     let actual = String::from_utf8_lossy(&actual).into_owned();
     // Indexed once for all of them: many unmet expectations in a long file cost one pass.
     let mut index = None;
-    for unmet in expect::check(&w) {
+    for unmet in expect::check(w) {
         // An imported scenario's claims are located in the file that states them.
         let site = match scenario.expectation_sites.get(unmet.index) {
             Some(site) => site.clone(),
             None => {
                 let (line, col) = index
-                    .get_or_insert_with(|| yaml::Index::new(&text))
+                    .get_or_insert_with(|| yaml::Index::new(text))
                     .locate(
-                        &text,
+                        text,
                         &[yaml::Seg::from("expect"), yaml::Seg::Index(unmet.index)],
                     )
                     .unwrap_or((1, 1));

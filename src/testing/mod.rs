@@ -8,5 +8,7 @@ pub mod explore;
 pub mod golden;
 pub mod junit;
 pub mod partition;
+pub mod received;
 pub mod schedule;
 pub mod shrink;
+pub mod wording;

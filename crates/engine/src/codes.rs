@@ -55,6 +55,12 @@ pub enum ErrorCode {
     /// A `stream` step to an agent whose card says `streaming: false` (A2A's
     /// `UnsupportedOperation`).
     StreamingNotSupported,
+    /// A real agent's process ended while a2a-sim was waiting on it.
+    AgentExited,
+    /// A real agent did not answer within `--agent-timeout`.
+    AgentTimeout,
+    /// A real agent answered something that is not the protocol (what was wrong in the detail).
+    ProtocolError,
 }
 
 impl ErrorCode {
@@ -74,8 +80,24 @@ impl ErrorCode {
         ErrorCode::StreamingNotSupported,
     ];
 
+    /// The codes only a real agent in the loop gives (`external:` agents); apart from
+    /// [`ErrorCode::ALL`], which `coverage` counts for scripted scenarios.
+    pub const REAL_AGENT: [ErrorCode; 3] = [
+        ErrorCode::AgentExited,
+        ErrorCode::AgentTimeout,
+        ErrorCode::ProtocolError,
+    ];
+
+    /// Every code, scripted and real-agent ones.
+    pub fn every() -> impl Iterator<Item = ErrorCode> {
+        ErrorCode::ALL.into_iter().chain(ErrorCode::REAL_AGENT)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
+            ErrorCode::AgentExited => "agent_exited",
+            ErrorCode::AgentTimeout => "agent_timeout",
+            ErrorCode::ProtocolError => "protocol_error",
             ErrorCode::TaskNotFound => "task_not_found",
             ErrorCode::TaskTerminal => "task_terminal",
             ErrorCode::TaskNotCancelable => "task_not_cancelable",

@@ -157,7 +157,13 @@ impl<'s> World<'s> {
                 }
             },
         };
-        let ctx = self.driver_context(send.caller());
+        // A real agent's call made for one of its tasks: that task delegating, its chain and
+        // context (admission as for a handler's delegation); else the caller's own.
+        let parent = self.session.on_behalf.take();
+        let ctx = match parent {
+            Some(p) => self.nested_context(p),
+            None => self.driver_context(send.caller()),
+        };
         let Some(callee) = self.resolve_target(&ctx, &send.to) else {
             return StepResult::Nothing;
         };
@@ -185,12 +191,16 @@ impl<'s> World<'s> {
             id: c.sym,
             tenant: c.tenant,
         };
+        let delegation_chain = match parent {
+            Some(_) => self.record.chains.push(ctx.delegation_chain, ctx.agent_id),
+            None => self.caller_chains[send.caller()],
+        };
         let (task, call) = self.create_task(NewTask {
             agent: callee,
             owner,
-            delegation_chain: self.caller_chains[send.caller()],
+            delegation_chain,
             classification: ctx.classification,
-            parent: None,
+            parent,
             context,
             text: Cow::Borrowed(send.text.as_str()),
             data: send.data(),
@@ -209,7 +219,9 @@ impl<'s> World<'s> {
         if let Some(push) = send.push() {
             self.set_push_config(callee, Some(task), None, push);
         }
-        if send.return_immediately() {
+        if self.record.scenario.agents[callee].external.is_some() {
+            // A real agent works on it at the edge, which reports what it did (`external.rs`).
+        } else if send.return_immediately() {
             // The step ends once the task exists, and so does its call: the handler stays queued,
             // and what it does later is seen by polling (`get`) or pushes, not by this response.
             self.record.tasks[task].return_immediately = true;

@@ -17,7 +17,10 @@ use crate::world::{Next, World};
 impl<'s> World<'s> {
     /// Runs one turn of `task`.
     pub(crate) fn turn(&mut self, task: TaskIx) -> Next {
-        if self.record.tasks[task].state.is_terminal() {
+        let agent = self.record.tasks[task].agent();
+        if self.record.tasks[task].state.is_terminal()
+            || self.record.scenario.agents[agent].external.is_some()
+        {
             return Next::Stop;
         }
         match self.runs[task].take_pending() {

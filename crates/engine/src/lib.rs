@@ -23,6 +23,7 @@ pub mod delivery;
 pub mod discovery;
 mod driver;
 mod escalation;
+mod external;
 pub mod faults;
 mod handler;
 pub mod ids;

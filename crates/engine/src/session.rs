@@ -67,6 +67,20 @@ impl<'s> World<'s> {
         )
     }
 
+    /// Runs a request as a call within the current driver step (a real agent's call to a
+    /// scripted agent, made while a2a-sim's request to it is in flight): recorded as a
+    /// handler's delegation is, under that step, not as a step of its own. Its would-be step
+    /// record and the errors recorded under it.
+    pub fn serve_call(&mut self, step: &'s Step) -> (StepRecord, &[ErrorRecord]) {
+        let first_error = self.record.errors.len();
+        self.run_step(step);
+        let record =
+            self.record.steps.pop().unwrap_or_else(|| {
+                StepRecord::new(step.caller(), crate::record::StepResult::Nothing)
+            });
+        (record, &self.record.errors[first_error..])
+    }
+
     /// The tick of the earliest scheduled activity that still has work to do, if any: a timer of
     /// a resolved delegation or a turn a later wake replaced is not waited for.
     pub fn next_due(&mut self) -> Option<u64> {

@@ -61,6 +61,9 @@ pub struct Session {
     /// `idle_ticks` after it): when each event and push happened in idle time, so that streams
     /// and webhooks are paced as the agent was slow.
     pub(crate) idle_marks: Option<Vec<(usize, u64, u64)>>,
+    /// The task on whose behalf the next driver send is made: a real agent's call to a scripted
+    /// agent, attributed to one of its tasks (see `external.rs`).
+    pub(crate) on_behalf: Option<TaskIx>,
 }
 
 /// What the engine looks up rather than recomputes; never read by a report.

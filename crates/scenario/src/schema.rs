@@ -26,7 +26,7 @@ fn enumerate_words(schema: &mut Value) {
     use engine::record::ErrorCode;
     let states: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
     let outcomes: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
-    let errors: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    let errors: Vec<&str> = ErrorCode::every().map(|c| c.as_str()).collect();
     let denials: Vec<&str> = DenialCode::ALL.iter().map(|c| c.as_str()).collect();
     let words = |e: &[&str]| {
         json!({"anyOf": [

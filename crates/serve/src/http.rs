@@ -90,8 +90,58 @@ fn card_body(scenario: &Scenario, ix: usize, base: &str, v: A2aVersion) -> Resul
         .map_err(|e| e.to_string())
 }
 
+tokio::task_local! {
+    /// The trace id of the request being answered (its `traceparent`'s), for [`ask`].
+    static TRACE: Option<u128>;
+}
+
+/// What the world's thread is started with.
+pub struct WorldStart {
+    pub scenario: &'static Scenario,
+    pub settings: owner::Settings,
+    pub rx: std::sync::mpsc::Receiver<Job>,
+    /// The jobs' channel, for work the world's thread hands to the runtime and hears back from.
+    pub tx: Sender<Job>,
+    /// The served base URL (`http://HOST:PORT`).
+    pub base: String,
+    pub handle: tokio::runtime::Handle,
+    /// Sent (or dropped) when the world is done and the server may stop.
+    pub done: tokio::sync::oneshot::Sender<()>,
+}
+
+/// Starts the world's thread: `serve`'s session, or a run with real agents in it.
+pub type WorldSide =
+    Box<dyn FnOnce(WorldStart) -> std::io::Result<std::thread::JoinHandle<Result<(), String>>>>;
+
+/// `serve`: the session's owner loop is the world's side.
 pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
     let scenario: &'static Scenario = Box::leak(Box::new(scenario));
+    let session: WorldSide = Box::new(|start: WorldStart| {
+        let WorldStart {
+            scenario,
+            settings,
+            rx,
+            done,
+            ..
+        } = start;
+        std::thread::Builder::new()
+            .name("a2a-sim-world".into())
+            .spawn(move || {
+                let r = owner::run(scenario, settings, rx);
+                drop(done);
+                r
+            })
+    });
+    serve_with(scenario, options, session).await
+}
+
+/// The HTTP side of a session, its world's side started by `world`; until a signal, the
+/// limits of `options`, or (for a world that ends on its own) the world's end.
+pub async fn serve_with(
+    scenario: &'static Scenario,
+    options: Options,
+    world: WorldSide,
+) -> Result<(), String> {
     let listener = TcpListener::bind(options.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", options.listen))?;
@@ -161,10 +211,17 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         deliver,
         relay_children: options.relay_children,
     };
-    let world = std::thread::Builder::new()
-        .name("a2a-sim-world".into())
-        .spawn(move || owner::run(scenario, settings, rx))
-        .map_err(|e| e.to_string())?;
+    let (done, mut world_done) = tokio::sync::oneshot::channel();
+    let world = world(WorldStart {
+        scenario,
+        settings,
+        rx,
+        tx: tx.clone(),
+        base: base.clone(),
+        handle: tokio::runtime::Handle::current(),
+        done,
+    })
+    .map_err(|e| e.to_string())?;
     let (closing_tx, closing_rx) = watch::channel(false);
     let state = Arc::new(State {
         agents,
@@ -254,6 +311,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
             _ = &mut signals => break,
             _ = state.stop.notified() => break,
             _ = idle_check => break,
+            _ = &mut world_done => break,
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
@@ -266,6 +324,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         let _ = tx.send(Job {
             req: Req::Shutdown,
             reply,
+            trace: None,
         });
     }
     let _ = done.await;
@@ -414,22 +473,47 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         .get("a2a-version")
         .map(|h| A2aVersion::parse(h.to_str().unwrap_or("").trim()));
     let query = req.uri().query().map(str::to_string);
+    let trace = trace_id(&req);
     let body = match read_body(state, req).await {
         Ok(b) => b,
         Err(r) => return r,
     };
-    match rest_route {
-        Some(route) => {
-            super::rest::answer(state, route, &body, query, caller, agent, a2a_version).await
-        }
-        None => jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await,
+    TRACE
+        .scope(trace, async {
+            match rest_route {
+                Some(route) => {
+                    super::rest::answer(state, route, &body, query, caller, agent, a2a_version)
+                        .await
+                }
+                None => jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await,
+            }
+        })
+        .await
+}
+
+/// The trace id of a request's W3C `traceparent` (version 00, ids not all zero), if it has one.
+fn trace_id(req: &Request<Incoming>) -> Option<u128> {
+    let mut values = req.headers().get_all("traceparent").iter();
+    let (Some(value), None) = (values.next(), values.next()) else {
+        return None;
+    };
+    let mut fields = value.to_str().ok()?.trim().split('-');
+    let (version, trace, parent) = (fields.next()?, fields.next()?, fields.next()?);
+    let lower_hex =
+        |s: &str, n| s.len() == n && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if version != "00" || !lower_hex(trace, 32) || !lower_hex(parent, 16) {
+        return None;
     }
+    u128::from_str_radix(trace, 16).ok().filter(|&t| t != 0)
 }
 
 pub(super) async fn ask(state: &State, req: Req) -> Answer {
     let (reply, answer) = tokio::sync::oneshot::channel();
     let sent = match state.tx.lock() {
-        Ok(tx) => tx.send(Job { req, reply }).is_ok(),
+        Ok(tx) => {
+            let trace = TRACE.try_with(|t| *t).ok().flatten();
+            tx.send(Job { req, reply, trace }).is_ok()
+        }
         Err(_) => false,
     };
     if !sent {

@@ -5,6 +5,7 @@
 //! layer and the outputs; the engine never sees a socket.
 
 mod connection;
+pub mod external;
 mod http;
 mod jsonrpc;
 mod list_tasks;

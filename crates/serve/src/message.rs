@@ -139,11 +139,13 @@ pub(super) fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
             ("text", _) => return Err(invalid("a part's `text` must be a string")),
             ("data", d) => {
                 // 0.3 data parts hold an object; 1.0's may hold any value, kept under `value`.
-                let map = match d {
-                    Value::Object(m) => m.clone(),
+                // A protobuf Struct holds every number as a double: the official SDKs send
+                // 20000 as 20000.0, which the scenario (and a report) know as 20000.
+                let map = match plain_numbers(d.clone()) {
+                    Value::Object(m) => m,
                     other => {
                         let mut m = serde_json::Map::new();
-                        m.insert("value".into(), other.clone());
+                        m.insert("value".into(), other);
                         m
                     }
                 };
@@ -162,4 +164,33 @@ pub(super) fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
         text: text.join("\n").into(),
         data: data.map(Box::new),
     })
+}
+
+/// Every whole number held as a float (`20000.0`) as an integer; other values unchanged.
+pub fn plain_numbers(v: Value) -> Value {
+    match v {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => Value::Number(n),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(plain_numbers).collect()),
+        Value::Object(o) => {
+            Value::Object(o.into_iter().map(|(k, v)| (k, plain_numbers(v))).collect())
+        }
+        v => v,
+    }
+}
+
+/// A value from a real agent as the report records it: whole numbers as integers and every
+/// object's keys in order (a protobuf Struct is a map: its keys come in no fixed order).
+pub fn canonical(v: Value) -> Value {
+    match plain_numbers(v) {
+        Value::Array(a) => Value::Array(a.into_iter().map(canonical).collect()),
+        Value::Object(o) => {
+            let sorted: std::collections::BTreeMap<String, Value> =
+                o.into_iter().map(|(k, v)| (k, canonical(v))).collect();
+            Value::Object(sorted.into_iter().collect())
+        }
+        v => v,
+    }
 }

@@ -47,6 +47,8 @@ pub enum Req {
     PushConfig(PushQuery),
     /// End the subscriptions, write the report (if asked) and stop.
     Shutdown,
+    /// What a real agent answered a2a-sim (a run with `external:` agents only).
+    Agent(Box<crate::external::Answered>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +119,9 @@ impl Failure {
 pub struct Job {
     pub req: Req,
     pub reply: tokio::sync::oneshot::Sender<Reply>,
+    /// The W3C trace id of the request's `traceparent`, if it had a valid one: how a real
+    /// agent's call is tied to the task it was made for.
+    pub trace: Option<u128>,
 }
 
 /// An answer and how long real time the request's idle ticks take.
@@ -208,7 +213,11 @@ fn failure_of(errors: &[ErrorRecord]) -> Failure {
         }
         ErrorCode::Unauthenticated => FailureKind::Unauthenticated,
         ErrorCode::AgentUnavailable => FailureKind::Unavailable,
-        ErrorCode::IllegalTransition | ErrorCode::HandlerIncomplete => FailureKind::Internal,
+        ErrorCode::IllegalTransition
+        | ErrorCode::HandlerIncomplete
+        | ErrorCode::AgentExited
+        | ErrorCode::AgentTimeout
+        | ErrorCode::ProtocolError => FailureKind::Internal,
     };
     Failure::new(kind, format!("{}: {}", e.code.as_str(), e.detail))
 }
@@ -239,10 +248,20 @@ fn answer_step(
     stream: bool,
     children: bool,
     tick: Duration,
+    nested: bool,
 ) -> Answer {
     let idle_before = world.session.idle_ticks;
-    let (record, errors) = world.serve_step(step);
-    match &record.result {
+    // A session's request is a step of its own; a real agent's call is made within the step
+    // that drives it, as a handler's delegation is.
+    let (result, errors) = if nested {
+        let (record, errors) = world.serve_call(step);
+        (record.result, errors.to_vec())
+    } else {
+        let (record, errors) = world.serve_step(step);
+        (record.result.clone(), errors.to_vec())
+    };
+    let errors = &errors[..];
+    match &result {
         StepResult::Task { task, .. } => {
             let task = *task;
             if let Step::SetPushConfig { .. } = step {
@@ -292,6 +311,134 @@ pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
         }
 }
 
+/// What a session keeps beside the world to answer requests: the steps it served, the push
+/// configs as clients gave them, live subscriptions and the webhooks already handed over. Both
+/// `serve`'s loop and a run with a real agent in it ([`crate::external`]) answer through it.
+pub struct Desk {
+    pub settings: Settings,
+    steps: ServedSteps,
+    /// The raw URL of each push config this session set (the world records it redacted).
+    raw_urls: std::collections::BTreeMap<usize, String>,
+    configs: PushConfigs,
+    pub subscriptions: Subscriptions,
+    pushed: usize,
+    tick: Duration,
+    /// Requests are calls made within the driver's current step (a real agent's), not steps.
+    pub nested: bool,
+}
+
+impl Desk {
+    pub fn new(settings: Settings) -> Desk {
+        Desk {
+            tick: Duration::from_millis(settings.tick_ms),
+            settings,
+            steps: ServedSteps::default(),
+            raw_urls: std::collections::BTreeMap::new(),
+            configs: PushConfigs::default(),
+            subscriptions: Subscriptions::default(),
+            pushed: 0,
+            nested: false,
+        }
+    }
+
+    /// One request's answer and how long its idle ticks take in real time; `None` for
+    /// [`Req::Shutdown`] (and for what only a real agent's run sends).
+    pub fn answer(&mut self, world: &mut World<'static>, req: Req) -> Option<Reply> {
+        let idle_before = world.session.idle_ticks;
+        let arrived = Instant::now();
+        let answer = match req {
+            Req::Step {
+                step,
+                agent,
+                version,
+                stream,
+                push_id,
+            } => self.step(world, step, agent, version, stream, &push_id),
+            Req::List(q, v) => Answer::Value(list_tasks::list(world, &q, v)),
+            Req::Subscribe {
+                caller,
+                agent,
+                task,
+                version,
+            } => self
+                .subscriptions
+                .open(world, caller, agent, &task, version),
+            Req::PushConfig(q) => self.configs.answer(world, &q),
+            Req::Shutdown | Req::Agent(_) => return None,
+        };
+        // A stream is paced event by event; any other answer waits for all of its idle time.
+        let delay = match answer {
+            Answer::Events(_) => Duration::ZERO,
+            _ => ticks(self.tick, world.session.idle_ticks - idle_before),
+        };
+        self.notify(world, Some((arrived, idle_before)));
+        Some(Reply { answer, delay })
+    }
+
+    fn step(
+        &mut self,
+        world: &mut World<'static>,
+        step: Box<Step>,
+        agent: usize,
+        version: A2aVersion,
+        stream: bool,
+        push_id: &str,
+    ) -> Answer {
+        // Each agent is a server of its own: a task of another is not found here.
+        let refused = elsewhere(world, &step, agent)
+            .or_else(|| super::push_configs::refused_on_send(world, &step));
+        if let Some(f) = refused {
+            return Answer::Error(f);
+        }
+        let step = self.steps.keep(step, world.tasks.len());
+        let held = world.push_urls.len();
+        let children = self.settings.relay_children;
+        let mut answer = answer_step(
+            world,
+            step,
+            version,
+            stream,
+            children,
+            self.tick,
+            self.nested,
+        );
+        if world.push_urls.len() > held {
+            // The config the step set: kept as the client gave it, for reading back and (when
+            // the receiver is on this machine) for real POSTs.
+            let set = match step {
+                Step::Send(s) => s.push(),
+                Step::SetPushConfig { push, .. } => Some(&**push),
+                _ => None,
+            };
+            let task = world.steps.last().and_then(|r| match r.result {
+                StepResult::Task { task, .. } => Some(task),
+                _ => None,
+            });
+            if let (Some(push), Some(task)) = (set, task) {
+                let shape = self.configs.set(task, push_id, &push.url, version);
+                if let Step::SetPushConfig { .. } = step {
+                    answer = Answer::Value(shape);
+                }
+                self.raw_urls
+                    .insert(world.push_urls.len() - 1, push.url.clone());
+            }
+        }
+        answer
+    }
+
+    /// Hands the webhooks pushed since the last call to the delivery side (`paced`: see
+    /// [`notify`]).
+    pub fn notify(&mut self, world: &World, paced: Option<(Instant, u64)>) {
+        notify(
+            world,
+            &self.settings,
+            &self.raw_urls,
+            &mut self.pushed,
+            paced,
+        );
+    }
+}
+
 /// Runs the owner loop until [`Req::Shutdown`] (or every sender is gone); writes the report.
 pub fn run(
     scenario: &'static Scenario,
@@ -307,21 +454,17 @@ pub fn run(
         )),
         None => None,
     };
+    let report_path = settings.report.clone();
     let mut report = file
         .as_mut()
         .map(|f| Session::begin(&world, f as &mut dyn std::io::Write));
     let mut failed = None;
-    let mut steps = ServedSteps::default();
     let tick = Duration::from_millis(settings.tick_ms);
+    let mut desk = Desk::new(settings);
     // When the earliest scheduled activity was found due in the future, and at which tick.
     let mut waiting: Option<(Instant, u64)> = None;
-    // The raw URL of each push config this session set (the world records it redacted).
-    let mut raw_urls = std::collections::BTreeMap::new();
-    let mut configs = PushConfigs::default();
-    let mut subscriptions = Subscriptions::default();
-    let mut pushed = 0;
     loop {
-        subscriptions.pump(&world);
+        desk.subscriptions.pump(&world);
         let clock = world.clock();
         let timeout = match world.next_due() {
             None => None,
@@ -348,64 +491,16 @@ pub fn run(
                     world.advance_to(due.max(clock));
                 }
                 // Real time has already waited for this work: its webhooks are due now.
-                notify(&world, &settings, &raw_urls, &mut pushed, None);
+                desk.notify(&world, None);
                 write_steps(&mut world, &mut report, &mut failed);
                 waiting = None;
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        let idle_before = world.session.idle_ticks;
-        let arrived = Instant::now();
-        let answer = match job.req {
-            Req::Step {
-                step,
-                agent,
-                version,
-                stream,
-                push_id,
-            } => 'step: {
-                // Each agent is a server of its own: a task of another is not found here.
-                let refused = elsewhere(&world, &step, agent)
-                    .or_else(|| super::push_configs::refused_on_send(&world, &step));
-                if let Some(f) = refused {
-                    break 'step Answer::Error(f);
-                }
-                let step = steps.keep(step, world.tasks.len());
-                let held = world.push_urls.len();
-                let children = settings.relay_children;
-                let mut answer = answer_step(&mut world, step, version, stream, children, tick);
-                if world.push_urls.len() > held {
-                    // The config the step set: kept as the client gave it, for reading back and
-                    // (when the receiver is on this machine) for real POSTs.
-                    let set = match step {
-                        Step::Send(s) => s.push(),
-                        Step::SetPushConfig { push, .. } => Some(&**push),
-                        _ => None,
-                    };
-                    let task = world.steps.last().and_then(|r| match r.result {
-                        StepResult::Task { task, .. } => Some(task),
-                        _ => None,
-                    });
-                    if let (Some(push), Some(task)) = (set, task) {
-                        let shape = configs.set(task, &push_id, &push.url, version);
-                        if let Step::SetPushConfig { .. } = step {
-                            answer = Answer::Value(shape);
-                        }
-                        raw_urls.insert(world.push_urls.len() - 1, push.url.clone());
-                    }
-                }
-                answer
-            }
-            Req::List(q, v) => Answer::Value(list_tasks::list(&world, &q, v)),
-            Req::Subscribe {
-                caller,
-                agent,
-                task,
-                version,
-            } => subscriptions.open(&mut world, caller, agent, &task, version),
-            Req::PushConfig(q) => configs.answer(&mut world, &q),
-            Req::Shutdown => {
+        let reply = match desk.answer(&mut world, job.req) {
+            Some(reply) => reply,
+            None => {
                 let _ = job.reply.send(Reply {
                     answer: Answer::Value(Value::Null),
                     delay: Duration::ZERO,
@@ -413,32 +508,20 @@ pub fn run(
                 break;
             }
         };
-        // A stream is paced event by event; any other answer waits for all of its idle time.
-        let delay = match answer {
-            Answer::Events(_) => Duration::ZERO,
-            _ => ticks(tick, world.session.idle_ticks - idle_before),
-        };
-        let _ = job.reply.send(Reply { answer, delay });
-        notify(
-            &world,
-            &settings,
-            &raw_urls,
-            &mut pushed,
-            Some((arrived, idle_before)),
-        );
+        let _ = job.reply.send(reply);
         write_steps(&mut world, &mut report, &mut failed);
     }
     // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed
     // sequence of requests does not depend on when the session was stopped.
     world.finish();
-    notify(&world, &settings, &raw_urls, &mut pushed, None);
-    subscriptions.close_all(&world);
+    desk.notify(&world, None);
+    desk.subscriptions.close_all(&world);
     let finished = match (failed, report) {
         (Some(e), _) => Err(e),
         (None, Some(report)) => report.finish(&world),
         (None, None) => Ok(()),
     };
-    match (finished, &settings.report) {
+    match (finished, &report_path) {
         (Err(e), Some(path)) => Err(format!("{}: {e}", path.display())),
         _ => Ok(()),
     }

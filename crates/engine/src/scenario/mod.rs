@@ -93,6 +93,22 @@ pub enum Expectation {
         states: Vec<TaskState>,
         given: Option<Box<TaskExpectation>>,
     },
+    /// `{received: AGENT, from?, count?, text?, data?, nth?}`: what an agent was sent.
+    Received(ReceivedExpectation),
+}
+
+/// `{received: …}`: the tasks created on `agent` (by `from` when given), in creation order;
+/// their number must pass `count`, and the first message of each (or of the `nth`) the tests.
+#[derive(Debug)]
+pub struct ReceivedExpectation {
+    pub agent: AgentIx,
+    /// The caller id or agent name that sent them.
+    pub from: Option<String>,
+    pub count: Option<ValueTest>,
+    pub text: Option<TextTest>,
+    pub data: Vec<DataTest>,
+    /// 1-based.
+    pub nth: Option<usize>,
 }
 
 /// `{deliveries: …}`: the attempts of one task (by path) or all, to one URL or any, with one of
@@ -231,6 +247,24 @@ pub struct Agent {
     pub results: Vec<String>,
     /// Every request to it must carry a verified token.
     pub requires_token: bool,
+    /// Played by a real process or URL, not by `handler` (which is empty): the edge that runs
+    /// the scenario talks to it; the engine only records what it reports.
+    pub external: Option<Box<External>>,
+}
+
+/// How to reach an external agent: data only, the edge starts and calls it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct External {
+    /// The command and its arguments, `{port}` and the env templates not yet filled in.
+    pub command: Vec<String>,
+    /// The base URL of an agent already running (instead of `command`).
+    pub url: Option<String>,
+    /// Environment for the command, in name order; values are templates.
+    pub env: Vec<(String, String)>,
+    /// Seconds to wait for its card.
+    pub ready_timeout_s: u64,
+    /// The folder the command runs in: the folder of the file that defines the agent.
+    pub dir: std::path::PathBuf,
 }
 
 impl Agent {

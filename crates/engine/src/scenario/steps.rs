@@ -147,6 +147,11 @@ impl Send {
         self.extras.as_ref().and_then(|e| e.data.as_deref())
     }
 
+    /// Its message's data, to rewrite in place (a request read from the wire, made canonical).
+    pub fn data_mut(&mut self) -> Option<&mut DataMap> {
+        self.extras.as_mut().and_then(|e| e.data.as_deref_mut())
+    }
+
     /// The alias (`as`) it defines.
     pub fn alias(&self) -> Option<AliasIx> {
         self.alias.map(Ix::get)

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::{DataMap, TextTestFile, WordsFile, strict_map};
 
 /// One assertion about the run's outcome: exactly one of `task`, `denied`, `ranking`, `matrix`,
-/// `pushes`, `errors`, `deliveries`, `dead_letters`.
+/// `pushes`, `errors`, `deliveries`, `dead_letters`, `received`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectFile {
@@ -53,8 +53,8 @@ pub struct ExpectFile {
     /// Webhook delivery attempts (optionally of one task, to one URL), with `outcome` (delivered,
     /// failed, dead_letter) and `count` (a number or `{OP: N}`; default: at least one).
     pub deliveries: Option<DeliveriesFile>,
-    /// With `deliveries`: how many attempts match, a number or `{OP: N}` (`eq`, `ne`, `gt`, `gte`,
-    /// `lt`, `lte`, `in`).
+    /// With `deliveries` (how many attempts match) or `received` (how many tasks): a number or
+    /// `{OP: N}` (`eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`).
     #[schemars(with = "Option<serde_json::Value>")]
     pub count: Option<serde_json::Value>,
     /// How many notifications were dead-lettered, a number or `{OP: N}`.
@@ -62,6 +62,13 @@ pub struct ExpectFile {
     pub dead_letters: Option<serde_json::Value>,
     /// The number of errors, or their codes in order.
     pub errors: Option<CountOrList>,
+    /// The tasks created on this agent (by `from`, when given): `count` of them, and `text` and
+    /// `data` tests on the first message of each (or of the `nth` only).
+    pub received: Option<String>,
+    /// With `received`: the caller or agent that sent them.
+    pub from: Option<String>,
+    /// With `received`: test only the K-th task (1-based, in the order they were created).
+    pub nth: Option<i64>,
     /// Must hold under every fault schedule `explore` draws (and on the file's own run).
     pub always: Option<bool>,
     /// With `task`: the entry holds vacuously unless this task entry holds.

@@ -127,6 +127,23 @@ pub struct AgentFile {
     pub templates: bool,
     /// Requests must carry a verified token (default false); the card advertises a bearer JWT.
     pub requires_token: Option<bool>,
+    /// A real A2A agent (a command a2a-sim starts, or a URL already serving) instead of a handler.
+    pub external: Option<ExternalFile>,
+}
+
+/// `external:` of an agent: the real agent a2a-sim drives.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExternalFile {
+    /// The command that starts it (run in the scenario file's folder); `{port}` is a free port.
+    pub command: Option<Vec<String>>,
+    /// The base URL of an agent already running (its card at `URL/.well-known/agent-card.json`).
+    pub url: Option<String>,
+    /// Environment for the command; values may use `{port}`, `{agents.NAME.url}` and `{token}`.
+    #[serde(default)]
+    pub env: std::collections::BTreeMap<String, String>,
+    /// How long to wait for its card to answer (default 30).
+    pub ready_timeout_s: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

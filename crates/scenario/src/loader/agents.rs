@@ -75,6 +75,8 @@ impl Loader<'_> {
         let caps = a.capabilities.as_ref();
         let mut skills = Vec::new();
         match &a.skills {
+            // A real agent's card comes from the agent itself; skills here are for discovery.
+            None if a.external.is_some() => {}
             None => self.problem(
                 at!["agents", i],
                 format!("agent `{name}` needs `skills` (at least one), or a `card` file"),
@@ -155,6 +157,9 @@ impl Loader<'_> {
         let mut scope = Scope::default();
         self.templates = a.templates;
         let at = at!["agents", i, "handler"];
+        let external = a
+            .external
+            .map(|e| Box::new(self.external(i, e, !a.handler.is_empty(), names)));
         let handler = self.handler(&at, a.handler, names, &mut scope);
         let results = scope.results.iter().map(|r| r.name.clone()).collect();
         self.results.push(scope.results);
@@ -169,6 +174,7 @@ impl Loader<'_> {
             handler,
             results,
             requires_token,
+            external,
         }
     }
 

@@ -83,7 +83,7 @@ impl Loader<'_> {
     fn expectation_at(
         &mut self,
         at: Vec<Seg>,
-        e: ExpectFile,
+        mut e: ExpectFile,
         names: &Names,
         alias_steps: &[u32],
         steps: &[Step],
@@ -97,17 +97,33 @@ impl Loader<'_> {
             e.errors.is_some(),
             e.deliveries.is_some(),
             e.dead_letters.is_some(),
+            e.received.is_some(),
         ];
         if kinds.iter().filter(|&&k| k).count() != 1 {
             self.problem(
                 at,
-                "an expectation has exactly one of `task`, `denied`, `ranking`, `matrix`, `pushes`, `errors`, `deliveries`, `dead_letters`",
+                "an expectation has exactly one of `task`, `denied`, `ranking`, `matrix`, `pushes`, `errors`, `deliveries`, `dead_letters`, `received`",
             );
             return None;
         }
-        if e.deliveries.is_none() && e.count.is_some() {
-            self.problem(child(&at, "count"), "`count` goes with `deliveries`");
+        if e.deliveries.is_none() && e.received.is_none() && e.count.is_some() {
+            self.problem(
+                child(&at, "count"),
+                "`count` goes with `deliveries` or `received`",
+            );
             return None;
+        }
+        if e.received.is_none()
+            && let Some(key) = [("from", e.from.is_some()), ("nth", e.nth.is_some())]
+                .iter()
+                .find(|k| k.1)
+                .map(|k| k.0)
+        {
+            self.problem(child(&at, key), format!("`{key}` goes with `received`"));
+            return None;
+        }
+        if let Some(agent) = e.received.take() {
+            return self.received(&at, agent, e, names);
         }
         if !matches!(e.pushes, Some(PushesFile::OfTask(_))) && e.last.is_some() {
             self.problem(child(&at, "last"), "`last` goes with `pushes: {task: T}`");
@@ -282,9 +298,9 @@ impl Loader<'_> {
             return Some(Expectation::Pushes(list));
         }
         let e = e.errors?;
-        let all = ErrorCode::ALL.map(|c| c.as_str());
+        let all: Vec<&str> = ErrorCode::every().map(|c| c.as_str()).collect();
         let list = self.count_or_list(child(&at, "errors"), e, &all, |s| {
-            ErrorCode::ALL.into_iter().find(|c| c.as_str() == s)
+            ErrorCode::every().find(|c| c.as_str() == s)
         })?;
         Some(Expectation::Errors(list))
     }

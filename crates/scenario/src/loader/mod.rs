@@ -189,9 +189,11 @@ macro_rules! at {
 mod agents;
 mod conditions;
 mod expectations;
+mod external;
 mod faults;
 mod handlers;
 mod matrix_claims;
+mod received_claims;
 mod steps;
 mod templates;
 mod tokens;
@@ -297,6 +299,7 @@ impl Loader<'_> {
             callers.push(self.caller(i, c, &names, tokens.is_some()));
         }
         self.token_identities(&callers);
+        self.external_names(&agents, &callers);
 
         let file_steps = file.steps.unwrap_or_default();
         // Sized once: growing a table of 50,000 aliases rehashes it 15 times.

@@ -1,0 +1,113 @@
+//! Tasks of a real agent (`external:` agents). The engine runs no handler for them: the edge that
+//! talks to the agent reports what it answered, and these record it at the clock, one tick per
+//! event, exactly as a handler's status changes and artifacts are recorded. The agent's own ids
+//! and timestamps never get here; its calls to scripted agents are driver sends made on behalf of
+//! one of its tasks ([`World::attribute_next_send`]).
+
+use std::borrow::Cow;
+
+use crate::data::DataMap;
+use crate::ids::{AgentIx, TaskIx};
+use crate::lifecycle::{IllegalTransition, TaskState};
+use crate::record::{ErrorCode, StepResult};
+use crate::task::{Artifact, DataRef, Role};
+use crate::world::World;
+
+impl<'s> World<'s> {
+    /// Whether `agent` is played by a real agent.
+    pub fn is_external(&self, agent: AgentIx) -> bool {
+        self.record.scenario.agents[agent].external.is_some()
+    }
+
+    /// The next driver send is made for `parent`, a task of the real agent making it: admission
+    /// checks that task's context (its chain plus the agent), and the new task is its child.
+    pub fn attribute_next_send(&mut self, parent: Option<TaskIx>) {
+        self.session.on_behalf = parent.filter(|&p| p < self.record.tasks.len());
+    }
+
+    /// A status the real agent reported for its task, with the text and data of its message.
+    pub fn external_status(
+        &mut self,
+        task: TaskIx,
+        state: TaskState,
+        text: Option<String>,
+        data: Option<DataMap>,
+    ) -> Result<(), IllegalTransition> {
+        let messages = self.record.tasks[task].messages.len();
+        let now = self.record.tasks[task].state;
+        if state == now && !now.is_terminal() {
+            // Another update in the same state (a second `working` with news): its message only.
+            if let Some(text) = text {
+                self.next_tick();
+                let m = self.message(Role::Agent, Cow::Owned(text), None);
+                self.record.tasks[task].messages.push(m);
+            }
+        } else {
+            if now == TaskState::Submitted && !TaskState::Submitted.can_move_to(state) {
+                // A real agent may answer done straight away; the lifecycle passes `working`.
+                self.set_status(task, TaskState::Working, None)?;
+            }
+            self.set_status(task, state, text.map(Cow::Owned))?;
+        }
+        if let Some(data) = data
+            && self.record.tasks[task].messages.len() > messages
+        {
+            // The engine's data lives as long as the run; a report borrows it.
+            self.record.message_data.push(Box::leak(Box::new(data)));
+            let ix = crate::ix::Ix::new(self.record.message_data.len() - 1);
+            self.record.tasks[task].messages[messages].data = Some(ix);
+        }
+        Ok(())
+    }
+
+    /// An artifact the real agent reported for its task.
+    pub fn external_artifact(
+        &mut self,
+        task: TaskIx,
+        name: Option<String>,
+        text: Option<String>,
+        data: Option<DataMap>,
+    ) {
+        self.next_tick();
+        self.record.ids.artifact += 1;
+        let name: Option<&'s str> = name.map(|n| &*Box::leak(n.into_boxed_str()));
+        let artifact = Artifact::new(
+            self.record.ids.artifact,
+            name,
+            text.map(Cow::Owned),
+            data.map(|d| DataRef::Owned(Box::new(d))),
+        );
+        let t = &mut self.record.tasks[task];
+        t.artifacts.push(artifact);
+        let ix = t.artifacts.len() - 1;
+        self.event(task, crate::record::EventKind::Artifact(ix));
+    }
+
+    /// What went wrong with the real agent (it exited, timed out or broke the protocol),
+    /// recorded under the current step; its task, if any, fails so that nobody waits on it.
+    pub fn external_error(&mut self, code: ErrorCode, detail: String, task: Option<TaskIx>) {
+        self.error(code, detail.clone(), task);
+        if let Some(t) = task
+            && !self.record.tasks[t].state.is_terminal()
+        {
+            self.fail(t, detail);
+        }
+    }
+
+    /// The last step, a request to a real agent, answered: its result shows the task as it is.
+    pub fn external_step_answered(&mut self) {
+        let Some(last) = self.record.steps.last_mut() else {
+            return;
+        };
+        let StepResult::Task { task, state, .. } = &mut last.result else {
+            return;
+        };
+        let task = *task;
+        *state = self.record.tasks[task].state;
+        if !state.is_terminal() && !state.is_pause() {
+            // The agent answered before the task paused or ended (a non-blocking answer): its
+            // call ends with the task as it now is.
+            self.close_call(task);
+        }
+    }
+}

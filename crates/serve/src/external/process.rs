@@ -1,0 +1,240 @@
+//! A real agent's process: started from its `command` with `{port}` and its env filled in, its
+//! output to a log file, waited for until its card answers, stopped with SIGTERM and then
+//! SIGKILL. Every process started here is in [`LIVE`] until it is reaped, so an interrupted run
+//! stops them too ([`stop_all`]).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use engine::scenario::External;
+
+/// The pids of the agents started and not yet reaped.
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// How long a stopped agent has between SIGTERM and SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(5);
+
+pub struct Agent {
+    child: Child,
+    pub name: String,
+    /// The command as started (placeholders filled in), for messages.
+    pub shown: String,
+    pub log: PathBuf,
+}
+
+/// A free loopback port: bound, read and let go (the agent binds it a moment later).
+pub fn free_port() -> std::io::Result<u16> {
+    Ok(std::net::TcpListener::bind(("127.0.0.1", 0))?
+        .local_addr()?
+        .port())
+}
+
+/// `text` with `{port}`, `{token}` and `{agents.NAME.url}` filled in (`{{`/`}}`: braces); the
+/// loader checked every placeholder.
+pub fn fill(
+    text: &str,
+    port: u16,
+    url_of: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            out.push_str(&tail[..1]);
+            rest = &tail[2..];
+            continue;
+        }
+        let Some(end) = tail.find('}') else {
+            return Err(format!("`{text}`: a `{{` without its `}}`"));
+        };
+        let name = &tail[1..end];
+        match name {
+            "port" => out.push_str(&port.to_string()),
+            _ => match name
+                .strip_prefix("agents.")
+                .and_then(|n| n.strip_suffix(".url"))
+                .and_then(url_of)
+            {
+                Some(url) => out.push_str(&url),
+                None => {
+                    return Err(format!(
+                        "`{{{name}}}` cannot be filled in here (an agent a2a-sim does not serve, or a token where the scenario has no `keys`)"
+                    ));
+                }
+            },
+        }
+        rest = &tail[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+impl Agent {
+    /// Starts agent `name` in its folder, its stdout and stderr appended to `DIR/NAME.log`.
+    pub fn start(
+        name: &str,
+        spec: &External,
+        port: u16,
+        logs: &Path,
+        url_of: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Agent, String> {
+        let args = spec
+            .command
+            .iter()
+            .map(|a| fill(a, port, url_of))
+            .collect::<Result<Vec<_>, _>>()?;
+        let shown = args.join(" ");
+        let log = logs.join(format!("{name}.log"));
+        let open = || {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&log)
+        };
+        let (out, err) = match (open(), open()) {
+            (Ok(o), Ok(e)) => (o, e),
+            (Err(e), _) | (_, Err(e)) => {
+                return Err(format!(
+                    "agent `{name}`: cannot write its log {}: {e}; give --agent-logs a writable folder",
+                    log.display()
+                ));
+            }
+        };
+        let mut command = Command::new(&args[0]);
+        command
+            .args(&args[1..])
+            .current_dir(&spec.dir)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err);
+        for (k, v) in &spec.env {
+            command.env(k, fill(v, port, url_of)?);
+        }
+        // Its own process group: a Ctrl-C at the terminal reaches a2a-sim, which stops it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let child = command.spawn().map_err(|e| {
+            format!(
+                "agent `{name}`: cannot start `{shown}` (in {}): {e}",
+                spec.dir.display()
+            )
+        })?;
+        if let Ok(mut live) = LIVE.lock() {
+            live.push(child.id());
+        }
+        Ok(Agent {
+            child,
+            name: name.to_string(),
+            shown,
+            log,
+        })
+    }
+
+    /// Its exit status, if it has exited.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    /// Why it is not usable: the command, how it ended (if it did) and its log's last lines.
+    pub fn failure(&mut self, what: &str) -> String {
+        let status = match self.exited() {
+            Some(s) => format!("it exited ({s})"),
+            None => "it is still running".to_string(),
+        };
+        format!(
+            "agent `{}`: {what}: `{}`: {status}; the last lines of its log {}:\n{}",
+            self.name,
+            self.shown,
+            self.log.display(),
+            tail(&self.log, 10)
+        )
+    }
+
+    /// SIGTERM, then SIGKILL after [`GRACE`]; reaped either way.
+    pub fn stop(mut self) {
+        let pid = self.child.id();
+        if self.exited().is_none() {
+            signal(pid, Signal::Term);
+            let deadline = Instant::now() + GRACE;
+            while self.exited().is_none() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if self.exited().is_none() {
+                signal(pid, Signal::Kill);
+                let _ = self.child.wait();
+            }
+        }
+        if let Ok(mut live) = LIVE.lock() {
+            live.retain(|&p| p != pid);
+        }
+    }
+}
+
+/// The last `n` lines of a log, indented; `(empty)` for none.
+fn tail(path: &Path, n: usize) -> String {
+    let text = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let shown = &lines[lines.len().saturating_sub(n)..];
+    if shown.is_empty() {
+        return "    (empty)".to_string();
+    }
+    shown
+        .iter()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+enum Signal {
+    Term,
+    Kill,
+}
+
+fn signal(pid: u32, s: Signal) {
+    #[cfg(unix)]
+    {
+        let sig = match s {
+            Signal::Term => libc::SIGTERM,
+            Signal::Kill => libc::SIGKILL,
+        };
+        // The whole group: an agent started through a shell or a launcher goes with it.
+        // SAFETY: kill(2) takes any pid and signal number; a gone group is an error, ignored.
+        unsafe {
+            libc::kill(-(pid as i32), sig);
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (pid, s);
+    }
+}
+
+/// Kills every agent still running (an interrupted run), at once.
+pub fn stop_all() {
+    if let Ok(live) = LIVE.lock() {
+        for &pid in live.iter() {
+            signal(pid, Signal::Kill);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill;
+
+    #[test]
+    fn placeholders_are_filled_and_double_braces_are_braces() {
+        let url_of = |n: &str| (n == "kyc").then(|| "http://h/as/a/agents/kyc/".to_string());
+        assert_eq!(
+            fill("{agents.kyc.url}?p={port}&x={{y}}", 9, &url_of).unwrap(),
+            "http://h/as/a/agents/kyc/?p=9&x={y}"
+        );
+        assert!(fill("{agents.other.url}", 9, &url_of).is_err());
+        assert!(fill("{token}", 9, &url_of).is_err());
+    }
+}

@@ -1,0 +1,417 @@
+//! What goes to a real agent and what comes back, in A2A 1.0 or 0.3 JSON-RPC: its card (which
+//! version and where its JSON-RPC endpoint is), a SendMessage request as the official clients
+//! write it, and its answer read into what the report records. Nothing in an answer is trusted:
+//! every shape is checked, and what is wrong is said.
+
+use serde_json::{Map, Value, json};
+
+use engine::lifecycle::TaskState;
+
+use crate::message::canonical;
+
+/// Where and how to talk to a real agent, from its card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    pub url: String,
+    pub v1: bool,
+    pub streaming: bool,
+}
+
+/// Reads a card: its JSON-RPC interface (1.0 `supportedInterfaces`, or 0.3 `url` with
+/// `preferredTransport` JSONRPC or an `additionalInterfaces` entry).
+pub fn endpoint(card: &[u8], base: &str) -> Result<Endpoint, String> {
+    let card: Value =
+        serde_json::from_slice(card).map_err(|e| format!("its card is not JSON: {e}"))?;
+    let Some(o) = card.as_object() else {
+        return Err("its card is not a JSON object".into());
+    };
+    if o.get("name")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        return Err("its card has no `name`".into());
+    }
+    let streaming = o
+        .get("capabilities")
+        .and_then(|c| c.get("streaming"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let absolute = |u: &str| {
+        url::Url::parse(base)
+            .and_then(|b| b.join(u))
+            .map(|u| u.to_string())
+            .map_err(|e| format!("its card's interface URL `{u}` is not a URL: {e}"))
+    };
+    if let Some(list) = o.get("supportedInterfaces").and_then(Value::as_array) {
+        for i in list {
+            let binding = i.get("protocolBinding").and_then(Value::as_str);
+            if let (Some("JSONRPC"), Some(u)) = (binding, i.get("url").and_then(Value::as_str)) {
+                let v1 = i
+                    .get("protocolVersion")
+                    .and_then(Value::as_str)
+                    .is_none_or(|v| !v.starts_with("0."));
+                return Ok(Endpoint {
+                    url: absolute(u)?,
+                    v1,
+                    streaming,
+                });
+            }
+        }
+        return Err("its card offers no JSONRPC interface in `supportedInterfaces` (a2a-sim drives agents over JSON-RPC)".into());
+    }
+    let preferred = o
+        .get("preferredTransport")
+        .and_then(Value::as_str)
+        .unwrap_or("JSONRPC");
+    if preferred.eq_ignore_ascii_case("JSONRPC")
+        && let Some(u) = o.get("url").and_then(Value::as_str)
+    {
+        return Ok(Endpoint {
+            url: absolute(u)?,
+            v1: false,
+            streaming,
+        });
+    }
+    let additional = o.get("additionalInterfaces").and_then(Value::as_array);
+    for i in additional.into_iter().flatten() {
+        if i.get("transport").and_then(Value::as_str) == Some("JSONRPC")
+            && let Some(u) = i.get("url").and_then(Value::as_str)
+        {
+            return Ok(Endpoint {
+                url: absolute(u)?,
+                v1: false,
+                streaming,
+            });
+        }
+    }
+    Err("its card names no JSON-RPC endpoint (`supportedInterfaces`, or `url` with `preferredTransport: JSONRPC`)".into())
+}
+
+/// A message from a2a-sim to the agent: text and data, and the agent's own task and context ids
+/// when it resumes one of its tasks.
+pub struct Outgoing<'a> {
+    pub message_id: String,
+    pub text: &'a str,
+    pub data: Option<&'a Map<String, Value>>,
+    pub task_id: Option<&'a str>,
+    pub context_id: Option<&'a str>,
+}
+
+/// The JSON-RPC SendMessage (1.0) or `message/send` (0.3) request, blocking.
+pub fn send_request(e: &Endpoint, id: u64, m: &Outgoing) -> Vec<u8> {
+    let mut message = Map::new();
+    message.insert("messageId".into(), json!(m.message_id));
+    let mut parts = Vec::new();
+    if e.v1 {
+        message.insert("role".into(), json!("ROLE_USER"));
+        parts.push(json!({"text": m.text}));
+        if let Some(d) = m.data {
+            parts.push(json!({"data": d}));
+        }
+    } else {
+        message.insert("kind".into(), json!("message"));
+        message.insert("role".into(), json!("user"));
+        parts.push(json!({"kind": "text", "text": m.text}));
+        if let Some(d) = m.data {
+            parts.push(json!({"kind": "data", "data": d}));
+        }
+    }
+    message.insert("parts".into(), Value::Array(parts));
+    if let Some(t) = m.task_id {
+        message.insert("taskId".into(), json!(t));
+    }
+    if let Some(c) = m.context_id {
+        message.insert("contextId".into(), json!(c));
+    }
+    let (method, params) = if e.v1 {
+        (
+            "SendMessage",
+            json!({"message": message, "configuration": {"returnImmediately": false}}),
+        )
+    } else {
+        (
+            "message/send",
+            json!({"message": message, "configuration": {"blocking": true}}),
+        )
+    };
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        .unwrap_or_default()
+}
+
+/// One thing the agent reported for its task, in the order the report records them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reported {
+    Status {
+        state: TaskState,
+        text: Option<String>,
+        data: Option<Map<String, Value>>,
+    },
+    Artifact {
+        name: Option<String>,
+        text: Option<String>,
+        data: Option<Map<String, Value>>,
+    },
+}
+
+/// The agent's answer to a send: its own task and context ids (kept at the edge, never
+/// reported) and what it reported, or what is wrong with the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskAnswer {
+    pub task_id: Option<String>,
+    pub context_id: Option<String>,
+    pub reported: Vec<Reported>,
+}
+
+/// Reads a JSON-RPC answer to a send. A JSON-RPC error is `Err` with its code and message.
+pub fn read_send_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<TaskAnswer, String> {
+    let v: Value = serde_json::from_slice(body).map_err(|err| {
+        format!(
+            "HTTP {status} with a body that is not JSON ({err}): {}",
+            preview(body)
+        )
+    })?;
+    if let Some(err) = v.get("error") {
+        let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
+        let message = err.get("message").and_then(Value::as_str).unwrap_or("");
+        return Err(format!("JSON-RPC error {code}: {}", clip(message)));
+    }
+    let Some(result) = v.get("result") else {
+        return Err(format!(
+            "HTTP {status}: a JSON-RPC answer with neither `result` nor `error`"
+        ));
+    };
+    // 1.0: {"task": T} or {"message": M}; 0.3: T or M with `kind`.
+    let (task, message) = if e.v1 {
+        (result.get("task"), result.get("message"))
+    } else {
+        match result.get("kind").and_then(Value::as_str) {
+            Some("task") => (Some(result), None),
+            Some("message") => (None, Some(result)),
+            _ => (None, None),
+        }
+    };
+    if let Some(m) = message {
+        let (text, data) = parts_of(m.get("parts"), e.v1)?;
+        return Ok(TaskAnswer {
+            task_id: None,
+            context_id: None,
+            reported: vec![Reported::Status {
+                state: TaskState::Completed,
+                text,
+                data,
+            }],
+        });
+    }
+    let Some(task) = task.and_then(Value::as_object) else {
+        return Err("the answer is neither a Task nor a Message".into());
+    };
+    let mut reported = Vec::new();
+    // The messages of the status updates before the last one: the SDKs move each status
+    // message into `history` when the next status comes.
+    for m in task
+        .get("history")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if role_of(m, e.v1) == Some("agent") {
+            let (text, data) = parts_of(m.get("parts"), e.v1)?;
+            reported.push(Reported::Status {
+                state: TaskState::Working,
+                text,
+                data,
+            });
+        }
+    }
+    for a in task
+        .get("artifacts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let (text, data) = parts_of(a.get("parts"), e.v1)?;
+        reported.push(Reported::Artifact {
+            name: a.get("name").and_then(Value::as_str).map(str::to_string),
+            text,
+            data,
+        });
+    }
+    let status = task.get("status").ok_or("its Task has no `status`")?;
+    let word = status
+        .get("state")
+        .and_then(Value::as_str)
+        .ok_or("its Task's status has no `state`")?;
+    let state = state_of(word).ok_or_else(|| format!("unknown task state `{}`", clip(word)))?;
+    let (text, data) = match status.get("message") {
+        Some(m) if !m.is_null() => parts_of(m.get("parts"), e.v1)?,
+        _ => (None, None),
+    };
+    reported.push(Reported::Status { state, text, data });
+    let id = |k: &str| task.get(k).and_then(Value::as_str).map(str::to_string);
+    Ok(TaskAnswer {
+        task_id: id("id"),
+        context_id: id("contextId"),
+        reported,
+    })
+}
+
+fn role_of(m: &Value, v1: bool) -> Option<&'static str> {
+    match m.get("role").and_then(Value::as_str)? {
+        "ROLE_AGENT" if v1 => Some("agent"),
+        "agent" if !v1 => Some("agent"),
+        "ROLE_USER" | "user" => Some("user"),
+        _ => None,
+    }
+}
+
+/// A state in 1.0 (`TASK_STATE_COMPLETED`) or 0.3 (`completed`) spelling.
+pub fn state_of(word: &str) -> Option<TaskState> {
+    let plain = word
+        .strip_prefix("TASK_STATE_")
+        .map(|w| w.to_ascii_lowercase().replace('_', "-"));
+    TaskState::from_a2a(plain.as_deref().unwrap_or(word))
+}
+
+/// The text parts joined with a space, and the first data part that is an object: what a
+/// report's message holds. Numbers are JSON numbers as the scenario writes them (a protobuf
+/// Struct's `20000.0` is `20000`).
+fn parts_of(
+    parts: Option<&Value>,
+    v1: bool,
+) -> Result<(Option<String>, Option<Map<String, Value>>), String> {
+    let Some(parts) = parts else {
+        return Ok((None, None));
+    };
+    let Some(parts) = parts.as_array() else {
+        return Err("`parts` is not a list".into());
+    };
+    let mut texts = Vec::new();
+    let mut data = None;
+    for p in parts {
+        let kind = if v1 {
+            None
+        } else {
+            p.get("kind").and_then(Value::as_str)
+        };
+        if let Some(t) = p.get("text").and_then(Value::as_str)
+            && kind.is_none_or(|k| k == "text")
+        {
+            texts.push(t.to_string());
+        } else if let Some(d) = p.get("data")
+            && kind.is_none_or(|k| k == "data")
+            && data.is_none()
+        {
+            if let Value::Object(o) = canonical(d.clone()) {
+                data = Some(o);
+            }
+        }
+    }
+    let text = (!texts.is_empty()).then(|| texts.join(" "));
+    Ok((text, data))
+}
+
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(200).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+fn preview(body: &[u8]) -> String {
+    clip(&String::from_utf8_lossy(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v1() -> Endpoint {
+        Endpoint {
+            url: "http://127.0.0.1:1/".into(),
+            v1: true,
+            streaming: false,
+        }
+    }
+
+    #[test]
+    fn data_is_canonical_whole_numbers_as_integers_and_keys_in_order() {
+        let v = canonical(json!({"b": [1.5, 2.0], "a": 20000.0}));
+        assert_eq!(v, json!({"a": 20000, "b": [1.5, 2]}));
+        // Keys in order, whatever order they came in.
+        assert_eq!(v.to_string(), r#"{"a":20000,"b":[1.5,2]}"#);
+    }
+
+    #[test]
+    fn a_1_0_card_names_its_jsonrpc_interface() {
+        let card = br#"{"name":"x","capabilities":{"streaming":true},"supportedInterfaces":[
+            {"url":"http://h:1/rest","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
+            {"url":"http://h:1/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}"#;
+        let e = endpoint(card, "http://h:1/").unwrap();
+        assert_eq!(
+            (e.url.as_str(), e.v1, e.streaming),
+            ("http://h:1/", true, true)
+        );
+        let no_jsonrpc =
+            br#"{"name":"x","supportedInterfaces":[{"url":"u","protocolBinding":"GRPC"}]}"#;
+        assert!(
+            endpoint(no_jsonrpc, "http://h:1/")
+                .unwrap_err()
+                .contains("JSONRPC")
+        );
+        assert!(endpoint(b"[1]", "http://h/").is_err());
+        assert!(endpoint(b"{}", "http://h/").unwrap_err().contains("name"));
+    }
+
+    #[test]
+    fn a_0_3_card_takes_its_url() {
+        let card = br#"{"name":"x","url":"/rpc","protocolVersion":"0.3.0"}"#;
+        let e = endpoint(card, "http://h:2/").unwrap();
+        assert_eq!((e.url.as_str(), e.v1), ("http://h:2/rpc", false));
+    }
+
+    #[test]
+    fn a_task_answer_reads_history_artifacts_and_status_in_order() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t-9","contextId":"c-9",
+            "status":{"state":"TASK_STATE_COMPLETED","message":{"role":"ROLE_AGENT","parts":[{"text":"done"}]}},
+            "history":[{"role":"ROLE_USER","parts":[{"text":"hi"}]},{"role":"ROLE_AGENT","parts":[{"text":"working"}]}],
+            "artifacts":[{"name":"d","parts":[{"text":"a"},{"data":{"score":712.0}}]}]}}}"#;
+        let a = read_send_answer(&v1(), 200, body).unwrap();
+        assert_eq!(a.task_id.as_deref(), Some("t-9"));
+        assert_eq!(a.reported.len(), 3);
+        assert!(
+            matches!(&a.reported[0], Reported::Status { state: TaskState::Working, text: Some(t), .. } if t == "working")
+        );
+        assert!(
+            matches!(&a.reported[1], Reported::Artifact { data: Some(d), .. } if d["score"] == json!(712))
+        );
+        assert!(matches!(
+            &a.reported[2],
+            Reported::Status {
+                state: TaskState::Completed,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn garbage_and_errors_are_said() {
+        assert!(
+            read_send_answer(&v1(), 200, b"<html>")
+                .unwrap_err()
+                .contains("not JSON")
+        );
+        let err = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}"#;
+        assert_eq!(
+            read_send_answer(&v1(), 200, err).unwrap_err(),
+            "JSON-RPC error -32602: bad"
+        );
+        let odd =
+            br#"{"jsonrpc":"2.0","id":1,"result":{"task":{"status":{"state":"TASK_STATE_NOPE"}}}}"#;
+        assert!(
+            read_send_answer(&v1(), 200, odd)
+                .unwrap_err()
+                .contains("unknown task state")
+        );
+    }
+}

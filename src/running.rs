@@ -1,0 +1,69 @@
+//! Running a loaded scenario: in process, or — when it has real agents (`external:`) — with
+//! them started, served the scripted agents and driven over the wire (`serve::external`). The
+//! flags of the real-agent side are the same for every file of a command; they are set once.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::engine::scenario::Scenario;
+use crate::engine::world::World;
+use crate::error::Error;
+
+/// `--agent-logs`, `--agent-timeout`, `--listen` and `--tick-ms` of `run` and `test`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Real agents (`external:` in the scenario)")]
+pub struct RealAgentArgs {
+    /// The folder for their logs, NAME.log each (default: a temporary folder).
+    #[arg(long, value_name = "DIR")]
+    pub agent_logs: Option<PathBuf>,
+    /// The bound, in seconds, on every wait on one.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub agent_timeout: u64,
+    /// Where the scripted agents are served to them.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub listen: std::net::SocketAddr,
+    /// Real milliseconds per tick of a scripted agent's `slow`.
+    #[arg(long, value_name = "MS", default_value_t = 10)]
+    pub tick_ms: u64,
+}
+
+static REAL: OnceLock<RealAgentArgs> = OnceLock::new();
+
+/// The real-agent flags of this command (set once, before any file runs).
+pub fn configure(args: RealAgentArgs) {
+    let _ = REAL.set(args);
+}
+
+/// Whether `scenario` has real agents in it.
+pub fn has_real_agents(scenario: &Scenario) -> bool {
+    scenario.agents.iter().any(|a| a.external.is_some())
+}
+
+/// Runs a scenario with real agents; the scenario lives as long as the process (its world
+/// borrows it from the threads that served it).
+#[cfg(feature = "serve")]
+pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
+    let flags = REAL.get().cloned().unwrap_or(RealAgentArgs {
+        agent_logs: None,
+        agent_timeout: 30,
+        listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        tick_ms: 10,
+    });
+    let options = serve::external::Options {
+        listen: flags.listen,
+        agent_logs: flags.agent_logs,
+        agent_timeout: Duration::from_secs(flags.agent_timeout),
+        tick_ms: flags.tick_ms,
+    };
+    serve::external::run(scenario, options)
+        .map(|run| run.world)
+        .map_err(|e| Error::Input(e.0))
+}
+
+#[cfg(not(feature = "serve"))]
+pub fn run_real(_: Scenario) -> Result<World<'static>, Error> {
+    Err(Error::Input(
+        "this scenario has real agents (`external:`), which need a2a-sim built with the `serve` feature".into(),
+    ))
+}
