@@ -135,7 +135,7 @@ impl Inputs {
                 3 => FaultKind::Down(window()),
                 _ => FaultKind::Duplicate(true),
             };
-            out.push(Fault { target, kind });
+            out.push(Fault::new(target, kind));
         }
         out
     }
@@ -185,12 +185,40 @@ pub fn fault_yaml(scenario: &Scenario, f: &Fault) -> String {
         FaultTarget::Agent(a) => format!("agent: {}", scalar(scenario.agents[*a].name())),
         FaultTarget::PushHost(h) => format!("push_host: {}", scalar(h)),
     };
+    let calls = f.calls.as_ref().map(|c| {
+        let list: Vec<String> = c.iter().map(|k| k.to_string()).collect();
+        format!("calls: [{}]", list.join(", "))
+    });
+    // A window, or the calls that replace it; `extra` and the like before it.
+    let span = |w: &Window, first: &str| {
+        let mut keys: Vec<String> = Vec::new();
+        if !first.is_empty() {
+            keys.push(first.to_string());
+        }
+        match &calls {
+            Some(c) => keys.push(c.clone()),
+            None => {
+                keys.push(format!("from: {}", w.from));
+                if let Some(t) = w.to {
+                    keys.push(format!("to: {t}"));
+                }
+            }
+        }
+        format!("{{{}}}", keys.join(", "))
+    };
     let kind = match &f.kind {
-        FaultKind::Unavailable(w) => format!("unavailable: {}", window_yaml(w)),
+        FaultKind::Unavailable(w) if calls.is_none() => format!("unavailable: {}", window_yaml(w)),
+        FaultKind::Unavailable(w) => format!("unavailable: {}", span(w, "")),
         FaultKind::Down(w) => format!("down: {}", window_yaml(w)),
+        FaultKind::Reset(w) => format!("reset: {}", span(w, "")),
         FaultKind::Slow { window, extra } => {
-            let to = window.to.map_or(String::new(), |t| format!(", to: {t}"));
-            format!("slow: {{extra: {extra}, from: {}{to}}}", window.from)
+            format!("slow: {}", span(window, &format!("extra: {extra}")))
+        }
+        FaultKind::HttpError { window, status } => {
+            format!("http_error: {}", span(window, &format!("status: {status}")))
+        }
+        FaultKind::DropStream { window, after } => {
+            format!("drop_stream: {}", span(window, &format!("after: {after}")))
         }
         FaultKind::Crash { at, restart } => match restart {
             Some(r) => format!("crash: {{at: {at}, restart: {r}}}"),
@@ -213,13 +241,25 @@ pub fn fault_json(scenario: &Scenario, f: &Fault) -> serde_json::Value {
         FaultTarget::Agent(a) => m.insert("agent".into(), json!(scenario.agents[*a].name())),
         FaultTarget::PushHost(h) => m.insert("push_host".into(), json!(h)),
     };
+    let span = |w: &Window| match &f.calls {
+        Some(c) => json!({"calls": c}),
+        None => window(w),
+    };
+    let with = |w: &Window, key: &str, value: serde_json::Value| {
+        let mut v = span(w);
+        v[key] = value;
+        v
+    };
     let (k, v) = match &f.kind {
-        FaultKind::Unavailable(w) => ("unavailable", window(w)),
+        FaultKind::Unavailable(w) => ("unavailable", span(w)),
         FaultKind::Down(w) => ("down", window(w)),
-        FaultKind::Slow { window: w, extra } => {
-            let mut v = window(w);
-            v["extra"] = json!(extra);
-            ("slow", v)
+        FaultKind::Reset(w) => ("reset", span(w)),
+        FaultKind::Slow { window: w, extra } => ("slow", with(w, "extra", json!(extra))),
+        FaultKind::HttpError { window: w, status } => {
+            ("http_error", with(w, "status", json!(status)))
+        }
+        FaultKind::DropStream { window: w, after } => {
+            ("drop_stream", with(w, "after", json!(after)))
         }
         FaultKind::Crash { at, restart } => match restart {
             Some(r) => ("crash", json!({"at": at, "restart": r})),

@@ -60,7 +60,26 @@ fn narrower(f: &Fault) -> Vec<Fault> {
     let with = |kind: FaultKind| Fault {
         target: f.target.clone(),
         kind,
+        calls: f.calls.clone(),
     };
+    if let Some(calls) = &f.calls {
+        // Fewer requests picked: each one left out in turn (a window does not apply).
+        return (0..calls.len())
+            .filter(|_| calls.len() > 1)
+            .map(|skip| Fault {
+                target: f.target.clone(),
+                kind: f.kind.clone(),
+                calls: Some(
+                    calls
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| i != skip)
+                        .map(|(_, &c)| c)
+                        .collect(),
+                ),
+            })
+            .collect();
+    }
     match &f.kind {
         FaultKind::Unavailable(w) => windows(w)
             .into_iter()
@@ -101,6 +120,28 @@ fn narrower(f: &Fault) -> Vec<Fault> {
             }
             Some(_) => Vec::new(),
         },
+        FaultKind::HttpError { window, status } => windows(window)
+            .into_iter()
+            .map(|w| {
+                with(FaultKind::HttpError {
+                    window: w,
+                    status: *status,
+                })
+            })
+            .collect(),
+        FaultKind::Reset(w) => windows(w)
+            .into_iter()
+            .map(|w| with(FaultKind::Reset(w)))
+            .collect(),
+        FaultKind::DropStream { window, after } => windows(window)
+            .into_iter()
+            .map(|w| {
+                with(FaultKind::DropStream {
+                    window: w,
+                    after: *after,
+                })
+            })
+            .collect(),
         FaultKind::Duplicate(_) => Vec::new(),
     }
 }

@@ -146,7 +146,7 @@ impl<'s> World<'s> {
             },
         };
         // An unavailable agent is refused before admission: no denial, no task, no tick.
-        if self.record.faults.unavailable(callee, self.clock()) {
+        if self.is_unavailable(callee) {
             self.unavailable(ctx.agent_id, callee);
             return Member::unresolved(Outcome::Unavailable, Some(callee));
         }

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::faults::FaultTarget;
+use crate::faults::{FaultTarget, Refusal};
 use crate::lifecycle::TaskState;
 use crate::record::ErrorCode;
 use crate::scenario::AgentIx;
@@ -14,17 +14,57 @@ use crate::world::World;
 pub const CRASHED: &str = "agent crashed";
 
 impl<'s> World<'s> {
-    /// Whether a request to `agent` judged at the clock now is refused.
-    pub(crate) fn is_unavailable(&self, agent: AgentIx) -> bool {
-        !self.record.faults.entries.is_empty()
-            && self.record.faults.unavailable(agent, self.clock())
+    /// One request to `agent` now: counted (the `calls` of faults number them), and refused if
+    /// a fault says so. How it was refused is kept for the wire ([`Session::last_refusal`]).
+    ///
+    /// [`Session::last_refusal`]: crate::world::Session::last_refusal
+    pub(crate) fn is_unavailable(&mut self, agent: AgentIx) -> bool {
+        let faults = self.record.faults;
+        if faults.entries.is_empty() {
+            return false;
+        }
+        let calls = &mut self.requests.per_agent;
+        if calls.len() <= agent {
+            calls.resize(agent + 1, 0);
+        }
+        calls[agent] += 1;
+        let call = calls[agent];
+        let refusal = faults.refusal(agent, self.clock(), Some(call));
+        self.session.last_refusal = refusal;
+        refusal.is_some()
     }
 
-    /// Records one refused request: the error `agent_unavailable` under the running driver step.
+    /// The number of the latest request to `agent` (1-based), when faults count them.
+    pub(crate) fn latest_call(&self, agent: AgentIx) -> Option<u32> {
+        self.requests
+            .per_agent
+            .get(agent)
+            .copied()
+            .filter(|&n| n > 0)
+    }
+
+    /// After how many events a stream `agent` answers now is cut (a `drop_stream` fault on the
+    /// latest request to it), if one is.
+    pub fn stream_cut(&self, agent: AgentIx) -> Option<u32> {
+        if self.record.faults.entries.is_empty() {
+            return None;
+        }
+        self.record
+            .faults
+            .drop_stream(agent, self.clock(), self.latest_call(agent))
+    }
+
+    /// Records one refused request: the error `agent_unavailable` under the running driver step,
+    /// saying how the request was refused.
     pub(crate) fn unavailable(&mut self, caller: Sym, agent: AgentIx) {
+        let name = self.record.scenario.agents[agent].name();
+        let how = match self.session.last_refusal {
+            Some(Refusal::HttpError(status)) => format!("answered HTTP {status}"),
+            Some(Refusal::Reset) => "closed the connection without an answer".to_string(),
+            _ => "is unavailable".to_string(),
+        };
         let detail = format!(
-            "`{}` is unavailable at tick {}: the request from `{}` failed before the server saw it",
-            self.record.scenario.agents[agent].name(),
+            "`{name}` {how} at tick {}: the request from `{}` failed before the server saw it",
             self.clock(),
             self.record.scenario.symbols.name(caller)
         );

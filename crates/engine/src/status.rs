@@ -50,6 +50,11 @@ impl<'s> World<'s> {
         if let Some(parent) = new.parent {
             self.runs[parent].children.push(ix);
         }
+        if self.record.faults.selects_calls()
+            && let Some(call) = self.latest_call(new.agent)
+        {
+            self.requests.of_task.insert(ix, call);
+        }
         let call = self.open_call(ix, new.stream);
         // A new task's handler is ready at its submitted tick.
         self.wake(ix, tick);

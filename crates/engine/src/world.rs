@@ -49,6 +49,16 @@ pub struct World<'s> {
     /// A server session's bookkeeping (`serve`): idle time and how events were paced in it.
     pub session: Session,
     pub(crate) cache: Cache,
+    /// Requests counted per agent, for the `calls` of faults.
+    pub(crate) requests: Requests,
+}
+
+/// The requests made to each agent so far and, when a fault picks requests by number, the
+/// request that created each task (a `slow` on the K-th call slows the task it opened).
+#[derive(Debug, Default)]
+pub(crate) struct Requests {
+    pub per_agent: Vec<u32>,
+    pub of_task: std::collections::BTreeMap<TaskIx, u32>,
 }
 
 /// A server session's bookkeeping: how much idle time the run skipped, and when.
@@ -61,6 +71,9 @@ pub struct Session {
     /// `idle_ticks` after it): when each event and push happened in idle time, so that streams
     /// and webhooks are paced as the agent was slow.
     pub(crate) idle_marks: Option<Vec<(usize, u64, u64)>>,
+    /// How the latest request a fault refused was refused (`None` when it was not): the wire
+    /// answers `http_error` and `reset` as they say.
+    pub last_refusal: Option<crate::faults::Refusal>,
     /// The task on whose behalf the next driver send is made: a real agent's call to a scripted
     /// agent, attributed to one of its tasks (see `external.rs`).
     pub(crate) on_behalf: Option<TaskIx>,
@@ -213,6 +226,7 @@ impl<'s> World<'s> {
             verified: vec![None; scenario.callers.len()],
             session: Session::default(),
             cache: Cache::default(),
+            requests: Requests::default(),
         }
     }
 
@@ -334,9 +348,10 @@ impl<'s> World<'s> {
         if self.record.faults.entries.is_empty() {
             return 0;
         }
+        let call = self.requests.of_task.get(&task).copied();
         self.record
             .faults
-            .slow_extra(self.record.tasks[task].agent(), self.clock())
+            .slow_extra(self.record.tasks[task].agent(), self.clock(), call)
     }
 
     /// Runs activities in `(ready_at, seq)` order until `done` holds or nothing is left.

@@ -92,9 +92,15 @@ pub async fn serve(
         let state = state.clone();
         async move {
             let response = handle(&state, req).await;
-            Ok::<_, std::convert::Infallible>(
-                response.map(|body| Tracked { body, _busy: busy }.boxed()),
-            )
+            if response
+                .extensions()
+                .get::<super::responses::ResetConnection>()
+                .is_some()
+            {
+                // hyper closes a connection whose service fails, without an answer.
+                return Err(std::io::Error::other("reset fault"));
+            }
+            Ok(response.map(|body| Tracked { body, _busy: busy }.boxed()))
         }
     });
     let conn = hyper::server::conn::http1::Builder::new()

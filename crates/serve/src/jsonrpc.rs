@@ -73,7 +73,11 @@ pub(super) async fn json_rpc(
     let stream = matches!(op, Op::Stream | Op::Subscribe);
     let fail = |f: &Failure| {
         let e = rpc_bytes(&id, "error", &protocol::rpc_error(f));
-        if f.kind == FailureKind::Unauthenticated {
+        if let FailureKind::HttpError(status) = f.kind {
+            json_bytes_response(status, e)
+        } else if f.kind == FailureKind::Reset {
+            reset()
+        } else if f.kind == FailureKind::Unauthenticated {
             json_bytes_response(401, e)
         } else if f.kind == FailureKind::Unavailable {
             // A down agent is a down server to a client: 503 with Retry-After, streamed or not.

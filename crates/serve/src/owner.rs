@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use engine::faults::Refusal;
 use engine::record::{ErrorCode, ErrorRecord, StepResult};
 use engine::scenario::{Scenario, Step, TaskRef};
 use engine::task::{Owner, parse_task_id};
@@ -102,6 +103,10 @@ pub enum FailureKind {
     Unauthenticated,
     Denied,
     Unavailable,
+    /// An `http_error` fault: this HTTP status, with the binding's error body.
+    HttpError(u16),
+    /// A `reset` fault: the connection is closed without an answer.
+    Reset,
     VersionNotSupported,
     Internal,
 }
@@ -273,11 +278,16 @@ fn answer_step(
             }
             // A send's call opens with its task; a reply's when the reply reaches the task.
             match world.step_call(task).filter(|_| stream) {
-                Some(call) => Answer::Events(
-                    relay(world, v, call, children)
+                Some(call) => {
+                    let mut events: Vec<(Value, Duration)> = relay(world, v, call, children)
                         .map(|(i, e)| (e, ticks(tick, world.idle_at(i) - idle_before)))
-                        .collect(),
-                ),
+                        .collect();
+                    // A `drop_stream` fault cuts the stream: the client sees it end early.
+                    if let Some(after) = world.stream_cut(world.tasks[task].agent()) {
+                        events.truncate(after as usize);
+                    }
+                    Answer::Events(events)
+                }
                 None => Answer::Task(export::task_value(world, v, task)),
             }
         }
@@ -293,7 +303,18 @@ fn answer_step(
             ),
             denials: codes.iter().map(|c| c.as_str()).collect(),
         }),
-        _ => Answer::Error(failure_of(errors)),
+        _ => {
+            let mut f = failure_of(errors);
+            if f.kind == FailureKind::Unavailable {
+                // A wire fault refused it: the wire answers as the fault says.
+                match world.session.last_refusal {
+                    Some(Refusal::HttpError(status)) => f.kind = FailureKind::HttpError(status),
+                    Some(Refusal::Reset) => f.kind = FailureKind::Reset,
+                    _ => {}
+                }
+            }
+            Answer::Error(f)
+        }
     }
 }
 

@@ -406,6 +406,9 @@ pub fn codes(kind: FailureKind) -> (i64, u16, &'static str, &'static str) {
         FailureKind::Unauthenticated => (-32600, 401, "UNAUTHENTICATED", "UNAUTHENTICATED"),
         FailureKind::Denied => (-32050, 403, "PERMISSION_DENIED", "ADMISSION_DENIED"),
         FailureKind::Unavailable => (-32603, 503, "UNAVAILABLE", "AGENT_UNAVAILABLE"),
+        FailureKind::HttpError(status) => (-32603, status, "UNAVAILABLE", "AGENT_HTTP_ERROR"),
+        // Never sent: the connection closes without an answer.
+        FailureKind::Reset => (-32603, 503, "UNAVAILABLE", "AGENT_RESET"),
         FailureKind::VersionNotSupported => {
             (-32009, 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED")
         }

@@ -105,6 +105,17 @@ pub(super) fn event_stream(body: Body) -> Response<Body> {
     r
 }
 
+/// Marks a response that must not be sent: its connection is closed without an answer (a
+/// `reset` fault), as a server that went away mid-request does.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ResetConnection;
+
+pub(super) fn reset() -> Response<Body> {
+    let mut r = response(502, "text/plain", Bytes::new());
+    r.extensions_mut().insert(ResetConnection);
+    r
+}
+
 pub(super) fn rest_failure(f: &Failure) -> Response<Body> {
     let (status, body) = protocol::rest_error(f);
     json_response(status, &body)

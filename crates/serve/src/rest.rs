@@ -173,7 +173,11 @@ pub(super) async fn answer(
         }
         Answer::Live(events) => live(&state.streams, events, bare),
         Answer::Value(v) => json_response(200, &v),
-        Answer::Error(f) if stream && f.kind != FailureKind::Unavailable => {
+        Answer::Error(f) if f.kind == FailureKind::Reset => reset(),
+        Answer::Error(f)
+            if stream
+                && !matches!(f.kind, FailureKind::Unavailable | FailureKind::HttpError(_)) =>
+        {
             sse([bare(protocol::rest_error(&f).1)])
         }
         Answer::Error(f) => rest_failure(&f),

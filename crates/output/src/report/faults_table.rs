@@ -28,9 +28,24 @@ pub fn render(record: &Record, out: &mut String, table: impl Fn(&[&str]) -> Tabl
                 FaultTarget::Agent(a) => format!("agent {}", Escaped(s.agents[*a].name())),
                 FaultTarget::PushHost(h) => format!("push host {}", Escaped(&h.to_string())),
             };
+            let span = |w: &Window| match &f.calls {
+                Some(calls) => format!(
+                    "calls {}",
+                    calls
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => window(w),
+            };
             let when = match &f.kind {
-                FaultKind::Unavailable(w) | FaultKind::Down(w) => window(w),
-                FaultKind::Slow { window: w, extra } => format!("{} +{extra} ticks", window(w)),
+                FaultKind::Unavailable(w) | FaultKind::Down(w) | FaultKind::Reset(w) => span(w),
+                FaultKind::Slow { window: w, extra } => format!("{} +{extra} ticks", span(w)),
+                FaultKind::HttpError { window: w, status } => format!("{} HTTP {status}", span(w)),
+                FaultKind::DropStream { window: w, after } => {
+                    format!("{} after {after} events", span(w))
+                }
                 FaultKind::Crash { at, restart } => match restart {
                     Some(r) => format!("at {at}, restart {r}"),
                     None => format!("at {at}, no restart"),

@@ -7,7 +7,8 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FaultFile {
-    /// An agent of the file: takes `unavailable`, `slow` or `crash`.
+    /// An agent of the file: takes `unavailable`, `slow`, `crash`, `http_error`, `reset` or
+    /// `drop_stream`.
     pub agent: Option<String>,
     /// A push host name the allow-list admits: takes `down` or `duplicate`.
     pub push_host: Option<String>,
@@ -21,14 +22,22 @@ pub struct FaultFile {
     pub down: Option<WindowFile>,
     /// Every successful delivery to the host arrives twice.
     pub duplicate: Option<bool>,
+    /// Requests to the agent fail with this HTTP status (on the wire; in process as refused).
+    pub http_error: Option<HttpErrorFile>,
+    /// Requests to the agent get the connection closed without an answer.
+    pub reset: Option<WindowFile>,
+    /// A stream the agent answers is cut after `after` events (on the wire).
+    pub drop_stream: Option<DropStreamFile>,
 }
 
-/// A half-open tick window `[from, to)`; `from` defaults to 0, `to` to forever.
+/// A half-open tick window `[from, to)`; `from` defaults to 0, `to` to forever. Or, instead,
+/// `calls: [K, ...]`: the K-th requests to the agent (1-based).
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WindowFile {
     pub from: Option<i64>,
     pub to: Option<i64>,
+    pub calls: Option<Vec<i64>>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -37,6 +46,27 @@ pub struct SlowFile {
     pub extra: i64,
     pub from: Option<i64>,
     pub to: Option<i64>,
+    pub calls: Option<Vec<i64>>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HttpErrorFile {
+    /// An HTTP error status, 400 to 599.
+    pub status: i64,
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+    pub calls: Option<Vec<i64>>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DropStreamFile {
+    /// Events sent before the cut, 0 or more.
+    pub after: i64,
+    pub from: Option<i64>,
+    pub to: Option<i64>,
+    pub calls: Option<Vec<i64>>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

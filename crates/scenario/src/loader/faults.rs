@@ -10,7 +10,14 @@ use engine::scenario::Policy;
 
 use super::{Loader, Names, child};
 
-const AGENT_KINDS: [&str; 3] = ["unavailable", "slow", "crash"];
+const AGENT_KINDS: [&str; 6] = [
+    "unavailable",
+    "slow",
+    "crash",
+    "http_error",
+    "reset",
+    "drop_stream",
+];
 const HOST_KINDS: [&str; 2] = ["down", "duplicate"];
 
 impl Loader<'_> {
@@ -71,6 +78,9 @@ impl Loader<'_> {
             ("crash", f.crash.is_some()),
             ("down", f.down.is_some()),
             ("duplicate", f.duplicate.is_some()),
+            ("http_error", f.http_error.is_some()),
+            ("reset", f.reset.is_some()),
+            ("drop_stream", f.drop_stream.is_some()),
         ]
         .into_iter()
         .filter_map(|(k, set)| set.then_some(k))
@@ -94,7 +104,7 @@ impl Loader<'_> {
         };
         let [kind] = kinds[..] else {
             let which = if matches!(target, FaultTarget::Agent(_)) {
-                "an agent fault has exactly one of `unavailable`, `slow`, `crash`"
+                "an agent fault has exactly one of `unavailable`, `slow`, `crash`, `http_error`, `reset`, `drop_stream`"
             } else {
                 "a push host fault has exactly one of `down`, `duplicate`"
             };
@@ -103,7 +113,9 @@ impl Loader<'_> {
         };
         if !allowed.contains(&kind) {
             let hint = match target {
-                FaultTarget::Agent(_) => "an agent takes `unavailable`, `slow` or `crash`",
+                FaultTarget::Agent(_) => {
+                    "an agent takes `unavailable`, `slow`, `crash`, `http_error`, `reset` or `drop_stream`"
+                }
                 FaultTarget::PushHost(_) => "a push host takes `down` or `duplicate`",
             };
             self.problem(
@@ -113,22 +125,90 @@ impl Loader<'_> {
             return None;
         }
         let here = child(&at, kind);
+        let mut calls = None;
         let kind = match kind {
-            "unavailable" => FaultKind::Unavailable(self.window(&here, f.unavailable?)?),
-            "down" => FaultKind::Down(self.window(&here, f.down?)?),
+            "unavailable" => {
+                let w = f.unavailable?;
+                calls = self.calls(&here, &w);
+                FaultKind::Unavailable(self.window(&here, w)?)
+            }
+            "reset" => {
+                let w = f.reset?;
+                calls = self.calls(&here, &w);
+                FaultKind::Reset(self.window(&here, w)?)
+            }
+            "down" => {
+                let w = f.down?;
+                if w.calls.is_some() {
+                    self.problem(
+                        child(&here, "calls"),
+                        "`calls` counts requests to an agent; a push host's faults take a tick window",
+                    );
+                    return None;
+                }
+                FaultKind::Down(self.window(&here, w)?)
+            }
             "slow" => {
                 let s = f.slow?;
                 let extra = self.tick(child(&here, "extra"), "`extra`", s.extra);
-                let window = self.window(
-                    &here,
-                    WindowFile {
-                        from: s.from,
-                        to: s.to,
-                    },
-                );
+                let w = WindowFile {
+                    from: s.from,
+                    to: s.to,
+                    calls: s.calls,
+                };
+                calls = self.calls(&here, &w);
                 FaultKind::Slow {
-                    window: window?,
+                    window: self.window(&here, w)?,
                     extra: extra?,
+                }
+            }
+            "http_error" => {
+                let h = f.http_error?;
+                let status = match u16::try_from(h.status) {
+                    Ok(s @ 400..=599) => Some(s),
+                    _ => {
+                        self.problem(
+                            child(&here, "status"),
+                            format!(
+                                "`status` is an HTTP error status, 400 to 599, not {}",
+                                h.status
+                            ),
+                        );
+                        None
+                    }
+                };
+                let w = WindowFile {
+                    from: h.from,
+                    to: h.to,
+                    calls: h.calls,
+                };
+                calls = self.calls(&here, &w);
+                FaultKind::HttpError {
+                    window: self.window(&here, w)?,
+                    status: status?,
+                }
+            }
+            "drop_stream" => {
+                let d = f.drop_stream?;
+                let after = match u32::try_from(d.after) {
+                    Ok(n) => Some(n),
+                    Err(_) => {
+                        self.problem(
+                            child(&here, "after"),
+                            format!("`after` is a number of events, 0 or more, not {}", d.after),
+                        );
+                        None
+                    }
+                };
+                let w = WindowFile {
+                    from: d.from,
+                    to: d.to,
+                    calls: d.calls,
+                };
+                calls = self.calls(&here, &w);
+                FaultKind::DropStream {
+                    window: self.window(&here, w)?,
+                    after: after?,
                 }
             }
             "crash" => {
@@ -155,7 +235,47 @@ impl Loader<'_> {
             }
             _ => FaultKind::Duplicate(f.duplicate.unwrap_or(false)),
         };
-        Some(Fault { target, kind })
+        Some(Fault {
+            target,
+            kind,
+            calls,
+        })
+    }
+
+    /// `calls: [K, ...]` of a window: 1-based request numbers, instead of `from`/`to`.
+    fn calls(&mut self, at: &[Seg], w: &WindowFile) -> Option<Box<[u32]>> {
+        let list = w.calls.as_ref()?;
+        let here = child(at, "calls");
+        if w.from.is_some() || w.to.is_some() {
+            self.problem(
+                here,
+                "`calls` picks requests instead of a tick window: drop `from` and `to`, or `calls`",
+            );
+            return None;
+        }
+        if list.is_empty() {
+            self.problem(
+                here,
+                "`calls` needs at least one request number, e.g. `[2]`",
+            );
+            return None;
+        }
+        let mut out = Vec::with_capacity(list.len());
+        for (j, &k) in list.iter().enumerate() {
+            match u32::try_from(k) {
+                Ok(k) if k >= 1 => out.push(k),
+                _ => {
+                    let mut item = here.clone();
+                    item.push(Seg::Index(j));
+                    self.problem(
+                        item,
+                        format!("a request number is 1 or more (the first request to the agent is 1), not {k}"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out.into())
     }
 
     fn tick(&mut self, at: Vec<Seg>, what: &str, n: i64) -> Option<u64> {
