@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use crate::engine::scenario::Scenario;
 use crate::engine::world::World;
@@ -53,7 +52,7 @@ pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
     let options = serve::external::Options {
         listen: flags.listen,
         agent_logs: flags.agent_logs,
-        agent_timeout: Duration::from_secs(flags.agent_timeout),
+        agent_timeout: std::time::Duration::from_secs(flags.agent_timeout),
         tick_ms: flags.tick_ms,
     };
     serve::external::run(scenario, options)

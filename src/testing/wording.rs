@@ -25,3 +25,27 @@ pub fn value_test(test: &ValueTest) -> String {
     };
     format!("{{{op}: {value}}}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn failed_tests_are_shown_as_the_scenario_writes_them() {
+        let rows = [
+            (ValueTest::Eq(json!("clear")), "\"clear\""),
+            (ValueTest::Gt(0.9), "{gt: 0.9}"),
+            (ValueTest::In(vec![json!(1), json!("a")]), "{in: [1,\"a\"]}"),
+            (ValueTest::Exists(false), "{exists: false}"),
+            (ValueTest::Contains("SDN".into()), "{contains: \"SDN\"}"),
+        ];
+        for (test, want) in rows {
+            assert_eq!(value_test(&test), want);
+        }
+        assert_eq!(
+            text_test(&TextTest::Contains("x".into())),
+            "{contains: \"x\"}"
+        );
+    }
+}

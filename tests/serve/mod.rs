@@ -15,6 +15,7 @@ mod robustness;
 mod sessions;
 mod strictness;
 mod tls;
+mod wire_faults;
 
 struct Server {
     child: Child,

@@ -135,7 +135,7 @@ fn check_template(text: &str, names: &Names) -> Result<(), String> {
                     .strip_prefix("agents.")
                     .and_then(|r| r.strip_suffix(".url"));
                 match agent {
-                    Some(name) if names.agents.get(name).is_some() => {}
+                    Some(name) if names.agents.contains_key(name) => {}
                     Some(name) => {
                         return Err(format!("`{{{p}}}` names no agent `{name}` of the scenario"));
                     }

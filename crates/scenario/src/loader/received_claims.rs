@@ -42,8 +42,8 @@ impl Loader<'_> {
             return None;
         };
         if let Some(from) = &e.from
-            && names.callers.get(from.as_str()).is_none()
-            && names.agents.get(from.as_str()).is_none()
+            && !names.callers.contains_key(from.as_str())
+            && !names.agents.contains_key(from.as_str())
         {
             self.problem(
                 child(at, "from"),

@@ -181,7 +181,7 @@ fn trace_of(ix: TaskIx) -> u128 {
 
 fn task_of_trace(trace: u128) -> Option<TaskIx> {
     (trace >> 112 == 0xa2a5)
-        .then(|| (trace & ((1u128 << 112) - 1)) as usize)?
+        .then_some((trace & ((1u128 << 112) - 1)) as usize)?
         .checked_sub(1)
 }
 

@@ -272,13 +272,13 @@ pub fn state_of(word: &str) -> Option<TaskState> {
     TaskState::from_a2a(plain.as_deref().unwrap_or(word))
 }
 
+/// A message's or artifact's text and data, as the report records them.
+type Content = (Option<String>, Option<Map<String, Value>>);
+
 /// The text parts joined with a space, and the first data part that is an object: what a
 /// report's message holds. Numbers are JSON numbers as the scenario writes them (a protobuf
 /// Struct's `20000.0` is `20000`).
-fn parts_of(
-    parts: Option<&Value>,
-    v1: bool,
-) -> Result<(Option<String>, Option<Map<String, Value>>), String> {
+fn parts_of(parts: Option<&Value>, v1: bool) -> Result<Content, String> {
     let Some(parts) = parts else {
         return Ok((None, None));
     };
@@ -300,10 +300,9 @@ fn parts_of(
         } else if let Some(d) = p.get("data")
             && kind.is_none_or(|k| k == "data")
             && data.is_none()
+            && let Value::Object(o) = canonical(d.clone())
         {
-            if let Value::Object(o) = canonical(d.clone()) {
-                data = Some(o);
-            }
+            data = Some(o);
         }
     }
     let text = (!texts.is_empty()).then(|| texts.join(" "));
