@@ -172,6 +172,8 @@ struct Pump {
     first_agent_caller: usize,
     timeout: Duration,
     rpc_id: u64,
+    /// A signal asked the run to stop: no further step is driven.
+    stopping: bool,
 }
 
 /// The trace id a2a-sim puts on the requests for task `ix`: recognisable and never zero.
@@ -212,17 +214,22 @@ impl Driver {
             first_agent_caller: self.first_agent_caller,
             timeout: self.options.agent_timeout,
             rpc_id: 0,
+            stopping: false,
         };
         let started = self.start_agents(&mut pump, scenario, &base);
-        let result = started.map(|()| {
+        let result = started.and_then(|()| {
             for (i, step) in scenario.steps.iter().enumerate() {
                 pump.world.step = i + 1;
                 pump.step(step);
                 pump.drain();
+                if pump.stopping {
+                    return Err("interrupted: the run was stopped by a signal; every agent it started has been stopped".to_string());
+                }
             }
             pump.world.finish();
             pump.desk.notify(&pump.world, None);
             pump.desk.subscriptions.close_all(&pump.world);
+            Ok(())
         });
         for live in pump.live.drain(..).rev() {
             if let Some(p) = live.process {
@@ -448,7 +455,12 @@ impl Pump {
                 Ok(Job {
                     req: Req::Agent(_), ..
                 }) => {}
-                Ok(job) => self.answer(job),
+                Ok(job) => {
+                    self.answer(job);
+                    if self.stopping {
+                        return Err("the run is stopping".into());
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(format!("no answer within {} s", self.timeout.as_secs_f64()));
                 }
@@ -470,6 +482,11 @@ impl Pump {
     /// (by the trace id a2a-sim gave that task's request, else the task with a2a-sim's request
     /// in flight) and admitted as that task's delegation.
     fn answer(&mut self, mut job: Job) {
+        if let Req::Shutdown = job.req {
+            // A signal: the server stops taking requests; the steps stop here.
+            self.stopping = true;
+            return;
+        }
         if let Req::Step { step, .. } = &mut job.req
             && let Step::Send(s) = &mut **step
             && s.caller() >= self.first_agent_caller
