@@ -365,7 +365,7 @@ impl Pump {
         match step {
             Step::Send(s) if matches!(s.to, Target::Agent(a) if self.world.is_external(a)) => {
                 if let Some(task) = self.run_step(step) {
-                    self.send(task, s.text.as_str(), s.data());
+                    self.send(task, s.text.as_str(), s.data(), s.stream());
                 }
             }
             Step::Reply {
@@ -374,7 +374,7 @@ impl Pump {
                 message,
             } if external_task(&self.world, *caller, task).is_some() => {
                 if let Some(task) = self.run_step(step) {
-                    self.send(task, message.text.as_str(), message.data.as_deref());
+                    self.send(task, message.text.as_str(), message.data.as_deref(), false);
                 }
             }
             _ => {
@@ -394,7 +394,13 @@ impl Pump {
 
     /// Sends the agent of `task` a message for it (its first, or a reply) and records what it
     /// answered; its calls to scripted agents are answered meanwhile.
-    fn send(&mut self, task: TaskIx, text: &str, data: Option<&engine::data::DataMap>) {
+    fn send(
+        &mut self,
+        task: TaskIx,
+        text: &str,
+        data: Option<&engine::data::DataMap>,
+        stream: bool,
+    ) {
         let agent = self.world.tasks[task].agent();
         let Some(l) = self.live_of(agent) else {
             return;
@@ -406,6 +412,8 @@ impl Pump {
         );
         self.rpc_id += 1;
         let endpoint = self.live[l].endpoint.clone();
+        // A `stream` step streams when the agent's card says it can (else it is sent as a send).
+        let stream = stream && endpoint.streaming;
         let body = wire::send_request(
             &endpoint,
             self.rpc_id,
@@ -416,6 +424,7 @@ impl Pump {
                 task_id: theirs.task_id.as_deref(),
                 context_id: theirs.context_id.as_deref(),
             },
+            stream,
         );
         let mut headers = vec![(
             "traceparent",
@@ -438,7 +447,7 @@ impl Pump {
         self.in_flight = Some(task);
         let result = self.pump_until(task);
         self.in_flight = None;
-        self.record(l, task, theirs, result);
+        self.record(l, task, theirs, result, stream);
         self.world.external_step_answered();
     }
 
@@ -529,11 +538,17 @@ impl Pump {
         task: TaskIx,
         mut theirs: Theirs,
         result: Result<client::Answer, String>,
+        stream: bool,
     ) {
         let name = self.world.scenario.agents[self.live[l].agent].name();
+        let read = if stream {
+            wire::read_stream_answer
+        } else {
+            wire::read_send_answer
+        };
         let failure = match result {
             Ok(answer) => {
-                match wire::read_send_answer(&self.live[l].endpoint, answer.status, &answer.body) {
+                match read(&self.live[l].endpoint, answer.status, &answer.body) {
                     Ok(a) => {
                         let agent_messages = a
                             .reported
@@ -542,7 +557,13 @@ impl Pump {
                                 matches!(r, wire::Reported::Status { state, .. } if *state == engine::lifecycle::TaskState::Working)
                             })
                             .count();
-                        let skip = theirs.history_seen.min(agent_messages);
+                        // A blocking answer repeats the history already recorded; a stream's
+                        // updates are each new.
+                        let skip = if stream {
+                            0
+                        } else {
+                            theirs.history_seen.min(agent_messages)
+                        };
                         theirs.history_seen = agent_messages;
                         theirs.task_id = a.task_id.clone().or(theirs.task_id);
                         theirs.context_id = a.context_id.clone().or(theirs.context_id);

@@ -97,8 +97,9 @@ pub struct Outgoing<'a> {
     pub context_id: Option<&'a str>,
 }
 
-/// The JSON-RPC SendMessage (1.0) or `message/send` (0.3) request, blocking.
-pub fn send_request(e: &Endpoint, id: u64, m: &Outgoing) -> Vec<u8> {
+/// The JSON-RPC SendMessage (1.0) or `message/send` (0.3) request, blocking; with `stream`,
+/// SendStreamingMessage (`message/stream`).
+pub fn send_request(e: &Endpoint, id: u64, m: &Outgoing, stream: bool) -> Vec<u8> {
     let mut message = Map::new();
     message.insert("messageId".into(), json!(m.message_id));
     let mut parts = Vec::new();
@@ -123,16 +124,17 @@ pub fn send_request(e: &Endpoint, id: u64, m: &Outgoing) -> Vec<u8> {
     if let Some(c) = m.context_id {
         message.insert("contextId".into(), json!(c));
     }
-    let (method, params) = if e.v1 {
-        (
+    let (method, params) = match (e.v1, stream) {
+        (true, false) => (
             "SendMessage",
             json!({"message": message, "configuration": {"returnImmediately": false}}),
-        )
-    } else {
-        (
+        ),
+        (true, true) => ("SendStreamingMessage", json!({"message": message})),
+        (false, false) => (
             "message/send",
             json!({"message": message, "configuration": {"blocking": true}}),
-        )
+        ),
+        (false, true) => ("message/stream", json!({"message": message})),
     };
     serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
         .unwrap_or_default()
@@ -253,6 +255,119 @@ pub fn read_send_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<TaskAn
         context_id: id("contextId"),
         reported,
     })
+}
+
+/// Reads a stream's answer (`text/event-stream`): each event's JSON-RPC result in order — the
+/// Task, status updates, artifact updates or a Message — into what the report records.
+pub fn read_stream_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<TaskAnswer, String> {
+    let text = std::str::from_utf8(body).map_err(|_| "a stream that is not UTF-8".to_string())?;
+    if status != 200 || !text.trim_start().starts_with("data:") {
+        // Not a stream: a JSON-RPC error (or garbage) answered at once.
+        return read_send_answer(e, status, body);
+    }
+    let mut answer = TaskAnswer {
+        task_id: None,
+        context_id: None,
+        reported: Vec::new(),
+    };
+    // Lines end in LF, CRLF or CR (the SSE format allows each).
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    for event in text.split("\n\n") {
+        let data: String = event
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(str::trim_start)
+            .collect::<Vec<_>>()
+            .join("\n");
+        if data.is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(&data)
+            .map_err(|err| format!("a stream event that is not JSON ({err}): {}", clip(&data)))?;
+        if let Some(err) = v.get("error") {
+            let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
+            let message = err.get("message").and_then(Value::as_str).unwrap_or("");
+            return Err(format!("JSON-RPC error {code} on its stream: {}", clip(message)));
+        }
+        let Some(result) = v.get("result") else {
+            return Err("a stream event with neither `result` nor `error`".into());
+        };
+        stream_event(e, result, &mut answer)?;
+    }
+    if answer.reported.is_empty() {
+        return Err("a stream with no event".into());
+    }
+    Ok(answer)
+}
+
+/// One stream event's result, added to `answer`.
+fn stream_event(e: &Endpoint, result: &Value, answer: &mut TaskAnswer) -> Result<(), String> {
+    let (kind, body) = if e.v1 {
+        ["task", "message", "statusUpdate", "artifactUpdate"]
+            .into_iter()
+            .find_map(|k| result.get(k).map(|b| (k, b)))
+            .ok_or("a stream event that is none of task, message, statusUpdate, artifactUpdate")?
+    } else {
+        let kind = match result.get("kind").and_then(Value::as_str) {
+            Some("task") => "task",
+            Some("message") => "message",
+            Some("status-update") => "statusUpdate",
+            Some("artifact-update") => "artifactUpdate",
+            _ => return Err("a stream event of no known `kind`".into()),
+        };
+        (kind, result)
+    };
+    let id = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_string);
+    match kind {
+        "task" => {
+            answer.task_id = id("id").or(answer.task_id.take());
+            answer.context_id = id("contextId").or(answer.context_id.take());
+            let state = body
+                .get("status")
+                .and_then(|s| s.get("state"))
+                .and_then(Value::as_str)
+                .ok_or("its Task has no `status.state`")?;
+            let state = state_of(state).ok_or_else(|| format!("unknown task state `{}`", clip(state)))?;
+            answer.reported.push(Reported::Status {
+                state,
+                text: None,
+                data: None,
+            });
+        }
+        "message" => {
+            let (text, data) = parts_of(body.get("parts"), e.v1)?;
+            answer.reported.push(Reported::Status {
+                state: TaskState::Completed,
+                text,
+                data,
+            });
+        }
+        "statusUpdate" => {
+            answer.task_id = id("taskId").or(answer.task_id.take());
+            answer.context_id = id("contextId").or(answer.context_id.take());
+            let status = body.get("status").ok_or("a status update without `status`")?;
+            let word = status
+                .get("state")
+                .and_then(Value::as_str)
+                .ok_or("a status update without `status.state`")?;
+            let state = state_of(word).ok_or_else(|| format!("unknown task state `{}`", clip(word)))?;
+            let (text, data) = match status.get("message") {
+                Some(m) if !m.is_null() => parts_of(m.get("parts"), e.v1)?,
+                _ => (None, None),
+            };
+            answer.reported.push(Reported::Status { state, text, data });
+        }
+        _ => {
+            let a = body.get("artifact").ok_or("an artifact update without `artifact`")?;
+            let (text, data) = parts_of(a.get("parts"), e.v1)?;
+            answer.reported.push(Reported::Artifact {
+                name: a.get("name").and_then(Value::as_str).map(str::to_string),
+                text,
+                data,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn role_of(m: &Value, v1: bool) -> Option<&'static str> {
@@ -391,6 +506,31 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_stream_is_read_event_by_event_in_order() {
+        let body = concat!(
+            "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t\",\"status\":{\"state\":\"TASK_STATE_SUBMITTED\"}}}}\n\n",
+            "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"statusUpdate\":{\"taskId\":\"t\",\"status\":{\"state\":\"TASK_STATE_WORKING\",\"message\":{\"parts\":[{\"text\":\"on it\"}]}}}}}\n\n",
+            "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"artifactUpdate\":{\"taskId\":\"t\",\"artifact\":{\"name\":\"a\",\"parts\":[{\"data\":{\"n\":1.0}}]}}}}\n\n",
+            "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"statusUpdate\":{\"taskId\":\"t\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}}}\n\n",
+        );
+        let a = read_stream_answer(&v1(), 200, body.as_bytes()).unwrap();
+        assert_eq!(a.task_id.as_deref(), Some("t"));
+        let states: Vec<_> = a
+            .reported
+            .iter()
+            .map(|r| match r {
+                Reported::Status { state, .. } => state.as_str(),
+                Reported::Artifact { .. } => "artifact",
+            })
+            .collect();
+        assert_eq!(states, ["submitted", "working", "artifact", "completed"]);
+        assert!(read_stream_answer(&v1(), 200, b"data: {oops}\n\n").is_err());
+        // CRLF line ends, as many servers send them.
+        let crlf = body.replace("\n", "\r\n");
+        assert_eq!(read_stream_answer(&v1(), 200, crlf.as_bytes()).unwrap(), a);
     }
 
     #[test]
