@@ -117,6 +117,8 @@ pub(super) enum Command {
         /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
         set: Vec<Override>,
+        #[command(flatten)]
+        real: crate::running::RealAgentArgs,
     },
     /// Print the JSON Schema of scenario files (for editors).
     Schema,

@@ -126,7 +126,9 @@ pub fn run() -> Result<Status, Error> {
             skip_agents,
             max_distinct,
             set,
+            real,
         } => {
+            crate::running::configure(real);
             let opts = crate::testing::explore::Options {
                 runs,
                 seed,

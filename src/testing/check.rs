@@ -8,6 +8,7 @@ use crate::engine::faults::Faults;
 use crate::engine::scenario::{Scenario, Step};
 use crate::engine::task::task_id;
 use crate::engine::world::{self, World};
+use crate::scenario::overrides::Override;
 
 /// What was violated: an invariant by name, or an `expect` entry by its 1-based index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,8 +23,29 @@ pub struct Violation {
     pub message: String,
 }
 
+/// Where a scenario with real agents comes from: each run loads it afresh (its agents started
+/// anew, on ports of their own), so that runs share nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    pub path: &'a std::path::Path,
+    pub overrides: &'a [Override],
+}
+
 /// Runs the scenario under `faults` and returns its first violation, if any.
 pub fn check(scenario: &Scenario, faults: &Faults) -> Option<Violation> {
+    check_with(scenario, faults, None)
+}
+
+/// [`check`]; a scenario with real agents runs from its `source`.
+pub fn check_with(
+    scenario: &Scenario,
+    faults: &Faults,
+    source: Option<Source>,
+) -> Option<Violation> {
+    let render = |scenario: &Scenario, faults: &Faults| match source {
+        Some(src) => render_real(src, faults),
+        None => render(scenario, faults),
+    };
     let first = catch_unwind(AssertUnwindSafe(|| render(scenario, faults)));
     let Ok((report, violation)) = first else {
         return Some(invariant("no_panic", "the engine panicked".into()));
@@ -63,6 +85,28 @@ fn render(scenario: &Scenario, faults: &Faults) -> (Vec<u8>, Option<Violation>) 
     let _ = crate::report::json::write(&w, &mut out);
     let violation = invariants(&w).or_else(|| always(&w));
     (out, violation)
+}
+
+/// A run of a scenario with real agents under `faults`, the file loaded afresh: the world, or
+/// why there is none (an agent that did not start is a violation of its own).
+pub fn real_world(src: Source, faults: &Faults) -> Result<World<'static>, String> {
+    let mut scenario = crate::scenario::loader::load_path_with(src.path, src.overrides)
+        .map_err(|e| e.to_string())?
+        .scenario;
+    scenario.faults = faults.clone();
+    crate::running::run_real(scenario).map_err(|e| e.to_string())
+}
+
+fn render_real(src: Source, faults: &Faults) -> (Vec<u8>, Option<Violation>) {
+    match real_world(src, faults) {
+        Ok(w) => {
+            let mut out = Vec::with_capacity(4096);
+            let _ = crate::report::json::write(&w, &mut out);
+            let violation = invariants(&w).or_else(|| always(&w));
+            (out, violation)
+        }
+        Err(e) => (Vec::new(), Some(invariant("agent_started", e))),
+    }
 }
 
 /// The engine's invariants on a finished run.

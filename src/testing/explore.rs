@@ -13,7 +13,7 @@ use crate::engine::world;
 use crate::error::Status;
 use crate::scenario::loader;
 use crate::scenario::overrides::Override;
-use crate::testing::check::{Rule, Violation, check};
+use crate::testing::check::{Rule, Source, Violation, check_with, real_world};
 use crate::testing::schedule::{Inputs, fault_json, fault_yaml};
 use crate::testing::shrink::shrink;
 
@@ -129,8 +129,26 @@ pub fn kept_runs(runs: u64, slice: Option<(u64, u64)>) -> Vec<u64> {
 /// Explores one loaded scenario, drawing agent faults on `agents` only (see
 /// [`Options::eligible_agents`]).
 pub fn explore_agents(scenario: &Scenario, opts: &Options, agents: Vec<usize>) -> Explored {
+    explore_from(scenario, opts, agents, None)
+}
+
+/// [`explore_agents`]; a scenario with real agents runs from its `source`, each run (and each
+/// shrinking step) with its agents started afresh.
+pub fn explore_from(
+    scenario: &Scenario,
+    opts: &Options,
+    agents: Vec<usize>,
+    source: Option<Source>,
+) -> Explored {
     let base = &scenario.faults;
-    let clock = world::run_recording(scenario, world::RecordStreams::StreamSteps).clock();
+    // Windows are drawn over the run's length: the file's own run (a real one with real agents).
+    let clock = match source {
+        Some(src) => match real_world(src, base) {
+            Ok(w) => w.clock(),
+            Err(_) => 1,
+        },
+        None => world::run_recording(scenario, world::RecordStreams::StreamSteps).clock(),
+    };
     let mut inputs = Inputs::new(scenario, clock, opts.kinds);
     inputs.agents = agents;
     let runs = kept_runs(opts.runs, opts.slice);
@@ -155,8 +173,8 @@ pub fn explore_agents(scenario: &Scenario, opts: &Options, agents: Vec<usize>) -
                 let drawn = inputs.draw(opts.seed, run);
                 faults.entries.truncate(base.entries.len());
                 faults.entries.extend_from_slice(&drawn);
-                if let Some(v) = check(scenario, &faults) {
-                    let (faults, violation) = shrink(scenario, base, drawn, v);
+                if let Some(v) = check_with(scenario, &faults, source) {
+                    let (faults, violation) = shrink(scenario, base, drawn, v, source);
                     out.push(Found {
                         run,
                         violation,
@@ -195,6 +213,29 @@ pub fn explore_agents(scenario: &Scenario, opts: &Options, agents: Vec<usize>) -
 /// Explores one loaded scenario, faults drawn on every agent.
 pub fn explore(scenario: &Scenario, opts: &Options) -> Explored {
     explore_agents(scenario, opts, (0..scenario.agents.len()).collect())
+}
+
+/// Where each run of a scenario with real agents loads it from; `None` for a scripted one. An
+/// agent at a `url` cannot be explored: each run needs an agent of its own, started fresh.
+fn real_source<'a>(
+    scenario: &Scenario,
+    path: &'a std::path::Path,
+    overrides: &'a [Override],
+) -> Result<Option<Source<'a>>, String> {
+    if !crate::running::has_real_agents(scenario) {
+        return Ok(None);
+    }
+    if let Some(a) = scenario
+        .agents
+        .iter()
+        .find(|a| a.external.as_ref().is_some_and(|e| e.url.is_some()))
+    {
+        return Err(format!(
+            "agent `{}` is reached at a `url`: explore starts a fresh agent for every run (and every shrinking step), so it needs a `command` to start it with",
+            a.name()
+        ));
+    }
+    Ok(Some(Source { path, overrides }))
 }
 
 /// The schedule a violation was drawn with, plus the file's own, as a [`Faults`].
@@ -290,7 +331,16 @@ pub fn command(
                 continue;
             }
         };
-        let explored = explore_agents(&scenario, opts, agents);
+        let source = match real_source(&scenario, path, overrides) {
+            Ok(source) => source,
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("{file}: {e}");
+                status = Status::InputErrors;
+                continue;
+            }
+        };
+        let explored = explore_from(&scenario, opts, agents, source);
         runs += explored.runs;
         violations += explored.found.len() as u64;
         let groups = explored.distinct();

@@ -5,7 +5,7 @@
 
 use crate::engine::faults::{Fault, FaultKind, Faults, Window};
 use crate::engine::scenario::Scenario;
-use crate::testing::check::{Rule, Violation, check};
+use crate::testing::check::{Rule, Source, Violation, check_with};
 
 /// The smallest schedule of `drawn` (added to the file's own `base` faults, never shrunk) that
 /// still violates `rule`, and that violation.
@@ -14,13 +14,14 @@ pub fn shrink(
     base: &Faults,
     mut drawn: Vec<Fault>,
     mut found: Violation,
+    source: Option<Source>,
 ) -> (Vec<Fault>, Violation) {
     let rule = found.rule;
     let mut faults = base.clone();
     let mut still = |candidate: &[Fault]| -> Option<Violation> {
         faults.entries.truncate(base.entries.len());
         faults.entries.extend_from_slice(candidate);
-        check(scenario, &faults).filter(|v| same(v.rule, rule))
+        check_with(scenario, &faults, source).filter(|v| same(v.rule, rule))
     };
     loop {
         let mut changed = false;

@@ -287,7 +287,10 @@ pub fn read_stream_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<Task
         if let Some(err) = v.get("error") {
             let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
             let message = err.get("message").and_then(Value::as_str).unwrap_or("");
-            return Err(format!("JSON-RPC error {code} on its stream: {}", clip(message)));
+            return Err(format!(
+                "JSON-RPC error {code} on its stream: {}",
+                clip(message)
+            ));
         }
         let Some(result) = v.get("result") else {
             return Err("a stream event with neither `result` nor `error`".into());
@@ -327,7 +330,8 @@ fn stream_event(e: &Endpoint, result: &Value, answer: &mut TaskAnswer) -> Result
                 .and_then(|s| s.get("state"))
                 .and_then(Value::as_str)
                 .ok_or("its Task has no `status.state`")?;
-            let state = state_of(state).ok_or_else(|| format!("unknown task state `{}`", clip(state)))?;
+            let state =
+                state_of(state).ok_or_else(|| format!("unknown task state `{}`", clip(state)))?;
             answer.reported.push(Reported::Status {
                 state,
                 text: None,
@@ -345,12 +349,15 @@ fn stream_event(e: &Endpoint, result: &Value, answer: &mut TaskAnswer) -> Result
         "statusUpdate" => {
             answer.task_id = id("taskId").or(answer.task_id.take());
             answer.context_id = id("contextId").or(answer.context_id.take());
-            let status = body.get("status").ok_or("a status update without `status`")?;
+            let status = body
+                .get("status")
+                .ok_or("a status update without `status`")?;
             let word = status
                 .get("state")
                 .and_then(Value::as_str)
                 .ok_or("a status update without `status.state`")?;
-            let state = state_of(word).ok_or_else(|| format!("unknown task state `{}`", clip(word)))?;
+            let state =
+                state_of(word).ok_or_else(|| format!("unknown task state `{}`", clip(word)))?;
             let (text, data) = match status.get("message") {
                 Some(m) if !m.is_null() => parts_of(m.get("parts"), e.v1)?,
                 _ => (None, None),
@@ -358,7 +365,9 @@ fn stream_event(e: &Endpoint, result: &Value, answer: &mut TaskAnswer) -> Result
             answer.reported.push(Reported::Status { state, text, data });
         }
         _ => {
-            let a = body.get("artifact").ok_or("an artifact update without `artifact`")?;
+            let a = body
+                .get("artifact")
+                .ok_or("an artifact update without `artifact`")?;
             let (text, data) = parts_of(a.get("parts"), e.v1)?;
             answer.reported.push(Reported::Artifact {
                 name: a.get("name").and_then(Value::as_str).map(str::to_string),
