@@ -57,7 +57,7 @@ fn shrink_20(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(5));
     g.bench_function("20-fault schedule", |b| {
         b.iter(|| {
-            let (minimal, _) = shrink(&s, &base, drawn.clone(), found.clone());
+            let (minimal, _) = shrink(&s, &base, drawn.clone(), found.clone(), None);
             assert_eq!(minimal.len(), 1);
             minimal
         })
