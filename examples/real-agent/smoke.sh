@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end smoke test of the two example agents (loan_agent.py on the Python a2a-sdk,
-# ../real-agent-js/loan_agent.mjs on @a2a-js/sdk) against the scripted agents of loan.yaml as
-# `a2a-sim serve` puts them on the wire today.
+# ../real-agent-js/loan_agent.mjs on @a2a-js/sdk): driven by `a2a-sim test` from their scenarios
+# (loan-desk.yaml, credit-down.yaml, ../real-agent-js/loan-desk.yaml, goldens beside them), and
+# against the scripted agents of loan.yaml as `a2a-sim serve` puts them on the wire.
 #
 #   examples/real-agent/smoke.sh          # from anywhere; exit 1 on any failed check
 #
@@ -218,6 +219,10 @@ session() {
 }
 
 step "loan.yaml: the scripted agents meet its expect (a2a-sim test)" "$bin" test loan.yaml
+# a2a-sim starts loan_agent.py itself (`external:`), drives it and pins what it did: the goldens
+# and `expect` of loan-desk.yaml and credit-down.yaml; the venv's python3 first on PATH.
+step "loan-desk.yaml, credit-down.yaml: the real agent driven and pinned (a2a-sim test)" \
+  env PATH="$venv/bin:$PATH" "$bin" test --agent-timeout 30 loan-desk.yaml credit-down.yaml
 step "loan_agent.py: unit and process tests (stub agents record the headers)" \
   timeout 120 "$py" -m unittest -q test_loan_agent
 step "loan_agent.py against a2a-sim serve" session python "$py" loan_agent.py
@@ -227,6 +232,8 @@ if [ "$with_js" = 1 ]; then
   step "loan_agent.mjs: the process tests of test_loan_agent.py" \
     env LOAN_AGENT_CMD="node $js/loan_agent.mjs" timeout 120 "$py" -m unittest -q test_loan_agent.ProcessTest
   step "loan_agent.mjs against a2a-sim serve" session js node "$js/loan_agent.mjs"
+  step "../real-agent-js/loan-desk.yaml: the JavaScript agent driven and pinned (a2a-sim test)" \
+    "$bin" test "$js/loan-desk.yaml"
 fi
 
 echo "smoke: $((SECONDS - started)) s"

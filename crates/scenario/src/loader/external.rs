@@ -76,7 +76,11 @@ impl Loader<'_> {
             url: e.url,
             env: e.env.into_iter().collect(),
             ready_timeout_s: e.ready_timeout_s.unwrap_or(READY_TIMEOUT_S),
-            dir: self.base.to_path_buf(),
+            // A file named without a folder is in the current one.
+            dir: match self.base.as_os_str().is_empty() {
+                true => std::path::PathBuf::from("."),
+                false => self.base.to_path_buf(),
+            },
         }
     }
 

@@ -104,7 +104,15 @@ impl Agent {
                 ));
             }
         };
-        let mut command = Command::new(&args[0]);
+        // A program named by a relative path (`./agent.sh`, `bin/agent`) is the file's, like
+        // the folder it runs in; a bare name (`python3`) is looked up on PATH.
+        let program = Path::new(&args[0]);
+        let program = if program.is_relative() && program.components().count() > 1 {
+            spec.dir.join(program)
+        } else {
+            program.to_path_buf()
+        };
+        let mut command = Command::new(program);
         command
             .args(&args[1..])
             .current_dir(&spec.dir)
