@@ -36,6 +36,8 @@ mod properties;
 mod protocol;
 mod protocol_formats;
 mod readme;
+#[cfg(all(unix, feature = "serve"))]
+mod real_agents;
 mod redaction;
 mod report_stability;
 mod reports;
