@@ -55,7 +55,8 @@ impl fmt::Display for Error {
             Error::Load(e) => write!(f, "{e}"),
             // Names and paths in a message come from files: control characters shown escaped.
             Error::Usage(message) => write!(f, "a2a-sim: {}", Escaped(message)),
-            Error::Input(message) => write!(f, "{}", Escaped(message)),
+            // Its own lines kept (a message quoting an agent's log), each escaped.
+            Error::Input(message) => f.write_str(&crate::escape::lines(message)),
             Error::Output(e) => write!(f, "a2a-sim: cannot write the output: {e}"),
         }
     }

@@ -42,6 +42,8 @@ pub fn has_real_agents(scenario: &Scenario) -> bool {
 /// Runs a scenario with real agents; the scenario lives as long as the process (its world
 /// borrows it from the threads that served it).
 #[cfg(feature = "serve")]
+/// Why a run could not be made is a message of several lines (an agent's log quoted, indented):
+/// show it with [`crate::escape::lines`].
 pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
     let flags = REAL.get().cloned().unwrap_or(RealAgentArgs {
         agent_logs: None,

@@ -13,7 +13,7 @@ impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Problem::Load(e) => write!(f, "{e}"),
-            Problem::Export(message) => f.write_str(&crate::escape::text(message)),
+            Problem::Export(message) => f.write_str(&crate::escape::lines(message)),
         }
     }
 }
@@ -53,8 +53,10 @@ pub(super) fn render(
     let scenario = load_for_run(file, overrides).map_err(Problem::Load)?;
     if crate::running::has_real_agents(&scenario) {
         // Real agents in the loop: exit 2 when one cannot be started or reached.
-        let world = crate::running::run_real(scenario)
-            .map_err(|e| Problem::Export(format!("{}: {e}", file.display())))?;
+        let world = crate::running::run_real(scenario).map_err(|e| match e {
+            crate::error::Error::Input(m) => Problem::Export(format!("{}: {m}", file.display())),
+            e => Problem::Export(format!("{}: {e}", file.display())),
+        })?;
         return write(&world.record, file, format, version, layout, out);
     }
     let streams = match format {

@@ -89,7 +89,10 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         return match crate::running::run_real(scenario) {
             Ok(w) => compare(o, &w, &text, path, bless),
             Err(e) => {
-                o.run_error = Some(e.to_string());
+                o.run_error = Some(match e {
+                    crate::error::Error::Input(m) => m,
+                    e => e.to_string(),
+                });
                 o
             }
         };

@@ -14,6 +14,20 @@ use crate::task::{Artifact, DataRef, Role};
 use crate::world::World;
 
 impl<'s> World<'s> {
+    /// A turn of a real agent's task: the agent works on it at the edge, so there is nothing to
+    /// do — unless a scripted handler's delegation created it (a discovery that picked the real
+    /// agent), which only the driver's steps can reach: that task fails, saying why.
+    pub(crate) fn external_turn(&mut self, task: TaskIx) -> crate::world::Next {
+        if self.runs[task].via.is_some() && !self.record.tasks[task].state.is_terminal() {
+            let detail = format!(
+                "`{}` is a real agent: a scripted handler's delegation cannot reach it (only the driver's steps do)",
+                self.agent_name(task)
+            );
+            self.external_error(ErrorCode::ProtocolError, detail, Some(task));
+        }
+        crate::world::Next::Stop
+    }
+
     /// Whether `agent` is played by a real agent.
     pub fn is_external(&self, agent: AgentIx) -> bool {
         self.record.scenario.agents[agent].external.is_some()
@@ -43,8 +57,12 @@ impl<'s> World<'s> {
                 self.record.tasks[task].messages.push(m);
             }
         } else {
-            if now == TaskState::Submitted && !TaskState::Submitted.can_move_to(state) {
-                // A real agent may answer done straight away; the lifecycle passes `working`.
+            if !now.can_move_to(state)
+                && now.can_move_to(TaskState::Working)
+                && TaskState::Working.can_move_to(state)
+            {
+                // A real agent may answer done straight away (on a send, or on the reply to its
+                // question): the lifecycle passes `working` on the way.
                 self.set_status(task, TaskState::Working, None)?;
             }
             self.set_status(task, state, text.map(Cow::Owned))?;

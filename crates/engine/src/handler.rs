@@ -18,9 +18,10 @@ impl<'s> World<'s> {
     /// Runs one turn of `task`.
     pub(crate) fn turn(&mut self, task: TaskIx) -> Next {
         let agent = self.record.tasks[task].agent();
-        if self.record.tasks[task].state.is_terminal()
-            || self.record.scenario.agents[agent].external.is_some()
-        {
+        if self.record.scenario.agents[agent].external.is_some() {
+            return self.external_turn(task);
+        }
+        if self.record.tasks[task].state.is_terminal() {
             return Next::Stop;
         }
         match self.runs[task].take_pending() {

@@ -32,6 +32,15 @@ pub fn cell(s: &str) -> Cow<'_, str> {
     escape(s, true)
 }
 
+/// [`text`] for a message whose lines are its own (a message that quotes an agent's log, each
+/// quoted line indented): every line escaped, the newlines between them kept.
+pub fn lines(s: &str) -> String {
+    s.split('\n')
+        .map(|l| text(l).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn escape(s: &str, keep_lines: bool) -> Cow<'_, str> {
     let shown = |c: char| escaped(c) && !(keep_lines && c == '\n');
     if !s.chars().any(shown) {

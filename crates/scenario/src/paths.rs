@@ -25,7 +25,8 @@ pub fn warnings(scenario: &Scenario) -> Vec<Problem> {
     for (i, agent) in scenario.agents.iter().enumerate() {
         // An agent without a script that nothing names is only there to be discovered (or
         // not): its empty handler is no bug worth a warning.
-        if agent.handler.is_empty() && !named.contains(&i) {
+        if agent.handler.is_empty() && !named.contains(&i) || agent.external.is_some() {
+            // A real agent (`external`) has no script: the agent itself decides.
             continue;
         }
         let at = vec![Seg::from("agents"), Seg::Index(i), Seg::from("handler")];

@@ -2,7 +2,8 @@
 //! checked here; starting and calling it is the edge's work.
 
 use crate::file::ExternalFile;
-use engine::scenario::{Agent, Caller, External};
+use crate::yaml::Seg;
+use engine::scenario::{Agent, Caller, External, FanTargets, HandlerStep, Target};
 
 use super::{Loader, Names};
 
@@ -84,8 +85,52 @@ impl Loader<'_> {
         }
     }
 
-    /// An external agent calls scripted agents under its own name: no caller may take it.
+    /// An external agent calls scripted agents under its own name: no caller may take it. Only
+    /// scripted agents are served to it (`{agents.NAME.url}`), and only the driver's steps reach
+    /// it (a scripted handler's delegation to it is refused here).
     pub(super) fn external_names(&mut self, agents: &[Agent], callers: &[Caller]) {
+        let external = |ix: usize| agents[ix].external.is_some();
+        for (i, a) in agents.iter().enumerate() {
+            if let Some(e) = &a.external {
+                let command = e.command.iter().map(|t| (None, t));
+                let env = e.env.iter().map(|(k, v)| (Some(k), v));
+                for (key, text) in command.chain(env) {
+                    let Ok(found) = placeholders(text) else {
+                        continue;
+                    };
+                    for p in found {
+                        let named = p
+                            .strip_prefix("agents.")
+                            .and_then(|r| r.strip_suffix(".url"))
+                            .and_then(|n| agents.iter().position(|a| a.name() == n));
+                        if let Some(ix) = named.filter(|&ix| external(ix)) {
+                            let path = match key {
+                                Some(k) => at!["agents", i, "external", "env", k.as_str()],
+                                None => at!["agents", i, "external", "command"],
+                            };
+                            self.problem(
+                                path,
+                                format!(
+                                    "`{{{p}}}`: `{}` is a real agent, which a2a-sim does not serve; only scripted agents have a URL here",
+                                    agents[ix].name()
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+            let mut found = Vec::new();
+            delegations_to(&a.handler, &at!["agents", i, "handler"], &mut found);
+            for (path, ix) in found.into_iter().filter(|&(_, ix)| external(ix)) {
+                self.problem(
+                    path,
+                    format!(
+                        "`{}` is a real agent: a scripted handler cannot delegate to it yet (only the driver's steps reach a real agent)",
+                        agents[ix].name()
+                    ),
+                );
+            }
+        }
         for (i, c) in callers.iter().enumerate() {
             if agents
                 .iter()
@@ -103,8 +148,37 @@ impl Loader<'_> {
     }
 }
 
-/// The placeholders of an external agent's command or env: `{port}`, `{token}` and
-/// `{agents.NAME.url}` (NAME a scripted agent). `{{` and `}}` are literal braces.
+/// Every agent a handler names as a delegation target, with where it is named.
+fn delegations_to(steps: &[HandlerStep], at: &[Seg], out: &mut Vec<(Vec<Seg>, usize)>) {
+    for (k, step) in steps.iter().enumerate() {
+        let here = [at, &[Seg::Index(k)]].concat();
+        match step {
+            HandlerStep::Delegate(d) => {
+                if let Target::Agent(ix) = d.to {
+                    out.push(([&here[..], &at!["delegate", "to"]].concat(), ix));
+                }
+            }
+            HandlerStep::FanOut(f) => {
+                if let FanTargets::List(list) = &f.to {
+                    for (j, t) in list.iter().enumerate() {
+                        if let Target::Agent(ix) = t {
+                            let path = [&here[..], &at!["fan_out", "to", j]].concat();
+                            out.push((path, *ix));
+                        }
+                    }
+                }
+            }
+            HandlerStep::When(w) => {
+                delegations_to(&w.then, &[&here[..], &at!["then"]].concat(), out);
+                delegations_to(&w.otherwise, &[&here[..], &at!["else"]].concat(), out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The placeholders of an external agent's command or env: `{port}` and `{agents.NAME.url}`
+/// (NAME a scripted agent). `{{` and `}}` are literal braces.
 pub fn placeholders(text: &str) -> Result<Vec<&str>, String> {
     let mut found = Vec::new();
     let mut rest = text;
@@ -133,7 +207,12 @@ pub fn placeholders(text: &str) -> Result<Vec<&str>, String> {
 fn check_template(text: &str, names: &Names) -> Result<(), String> {
     for p in placeholders(text)? {
         match p {
-            "port" | "token" => {}
+            "port" => {}
+            "token" => {
+                return Err(
+                    "`{token}` is not filled in yet: a2a-sim does not mint tokens for real agents (a scenario with `keys` cannot drive one)".into(),
+                );
+            }
             _ => {
                 let agent = p
                     .strip_prefix("agents.")
@@ -145,7 +224,7 @@ fn check_template(text: &str, names: &Names) -> Result<(), String> {
                     }
                     None => {
                         return Err(format!(
-                            "unknown placeholder `{{{p}}}`: use {{port}}, {{token}} or {{agents.NAME.url}}"
+                            "unknown placeholder `{{{p}}}`: use {{port}} or {{agents.NAME.url}}"
                         ));
                     }
                 }
@@ -165,7 +244,7 @@ mod tests {
             placeholders("http://x/{agents.kyc.url}?p={port}").unwrap(),
             ["agents.kyc.url", "port"]
         );
-        assert_eq!(placeholders("{{literal}} {token}").unwrap(), ["token"]);
+        assert_eq!(placeholders("{{literal}} {port}").unwrap(), ["port"]);
         assert!(placeholders("{port").is_err());
         assert!(placeholders("port}").is_err());
     }

@@ -42,11 +42,11 @@ async fn exchange(
     let port = parsed.port_or_known_default().unwrap_or(80);
     let stream = tokio::net::TcpStream::connect((host.trim_matches(['[', ']']), port))
         .await
-        .map_err(|e| format!("cannot connect to {host}:{port}: {e}"))?;
+        .map_err(|e| format!("cannot connect ({e})"))?;
     let _ = stream.set_nodelay(true);
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
-        .map_err(|e| format!("{host}:{port}: {e}"))?;
+        .map_err(|e| format!("the connection failed ({e})"))?;
     tokio::spawn(conn);
     let target = match parsed.query() {
         Some(q) => format!("{}?{q}", parsed.path()),

@@ -96,9 +96,20 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
         .collect();
     scenario.callers.extend(agent_callers);
     let scenario: &'static Scenario = Box::leak(Box::new(scenario));
-    let logs = match &options.agent_logs {
-        Some(dir) => dir.clone(),
-        None => std::env::temp_dir().join(format!("a2a-sim-agents-{}", std::process::id())),
+    // The k-th run with real agents in this process (explore and test make many, in parallel).
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    let (logs, temporary) = match &options.agent_logs {
+        Some(dir) => (dir.clone(), false),
+        None => (
+            std::env::temp_dir().join(format!("a2a-sim-agents-{}-{k}", std::process::id())),
+            true,
+        ),
+    };
+    // NAME.log for the first run, NAME.K.log for the K-th: runs never share a log.
+    let suffix = match (temporary, k) {
+        (false, k) if k > 1 => format!(".{k}"),
+        _ => String::new(),
     };
     std::fs::create_dir_all(&logs).map_err(|e| {
         ServeError(format!(
@@ -110,6 +121,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
     let driver = Driver {
         options: options.clone(),
         logs: logs.clone(),
+        suffix,
         first_agent_caller,
         slot: slot.clone(),
     };
@@ -130,7 +142,13 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
     let served = runtime.block_on(crate::http::serve_with(scenario, serve, side));
     let world = slot.lock().ok().and_then(|mut s| s.take());
     match (served, world) {
-        (Ok(()), Some(world)) => Ok(Run { world, logs }),
+        (Ok(()), Some(world)) => {
+            if temporary {
+                // Nothing went wrong: a folder nobody asked for is not left behind.
+                let _ = std::fs::remove_dir_all(&logs);
+            }
+            Ok(Run { world, logs })
+        }
         (Err(e), _) => Err(ServeError(e)),
         (Ok(()), None) => Err(ServeError("the run ended before its steps did".into())),
     }
@@ -139,6 +157,8 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
 struct Driver {
     options: Options,
     logs: PathBuf,
+    /// Between the agent's name and `.log`.
+    suffix: String,
     first_agent_caller: usize,
     slot: Arc<Mutex<Option<World<'static>>>>,
 }
@@ -270,7 +290,8 @@ impl Driver {
                 None => {
                     let port = process::free_port()
                         .map_err(|e| format!("agent `{name}`: no free port: {e}"))?;
-                    let p = process::Agent::start(name, spec, port, &self.logs, &url_of)?;
+                    let log = self.logs.join(format!("{name}{}.log", self.suffix));
+                    let p = process::Agent::start(name, spec, port, &log, &url_of)?;
                     (format!("http://127.0.0.1:{port}/"), Some(p))
                 }
             };
@@ -564,7 +585,14 @@ impl Pump {
                         } else {
                             theirs.history_seen.min(agent_messages)
                         };
-                        theirs.history_seen = agent_messages;
+                        // What the next answer's history will repeat: these, and the message of
+                        // the status it ended in (the SDKs move it into `history` when the next
+                        // status comes: a question the agent asked, say).
+                        let last_said = matches!(
+                            a.reported.last(),
+                            Some(wire::Reported::Status { text: Some(_), .. })
+                        );
+                        theirs.history_seen = agent_messages + usize::from(last_said && !stream);
                         theirs.task_id = a.task_id.clone().or(theirs.task_id);
                         theirs.context_id = a.context_id.clone().or(theirs.context_id);
                         self.theirs.insert(task, theirs);
@@ -599,12 +627,28 @@ impl Pump {
                 }
             }
             Err(why) => {
-                let exited = self.live[l]
-                    .process
-                    .as_mut()
-                    .and_then(|p| p.exited().map(|s| (p.failure("it exited"), s)));
+                // A connection that broke may be a process that is dying: give it a moment to
+                // be seen dead, so that the same agent is reported the same way every time.
+                let exited = self.live[l].process.as_mut().and_then(|p| {
+                    let deadline = Instant::now() + Duration::from_secs(2);
+                    loop {
+                        if let Some(status) = p.exited() {
+                            return Some(status);
+                        }
+                        if Instant::now() >= deadline || why.starts_with("no answer within") {
+                            return None;
+                        }
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                });
                 match exited {
-                    Some((detail, _)) => (ErrorCode::AgentExited, detail),
+                    // Nothing of the run's own (a port, a path, the log) in the report.
+                    Some(status) => (
+                        ErrorCode::AgentExited,
+                        format!(
+                            "agent `{name}`'s process exited ({status}) while a2a-sim waited on it; its output is in its log (--agent-logs)"
+                        ),
+                    ),
                     None if why.starts_with("no answer within") => (
                         ErrorCode::AgentTimeout,
                         format!("agent `{name}`: {why} (--agent-timeout)"),

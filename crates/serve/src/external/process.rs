@@ -74,12 +74,12 @@ pub fn fill(
 }
 
 impl Agent {
-    /// Starts agent `name` in its folder, its stdout and stderr appended to `DIR/NAME.log`.
+    /// Starts agent `name` in its folder, its stdout and stderr written to `log`.
     pub fn start(
         name: &str,
         spec: &External,
         port: u16,
-        logs: &Path,
+        log: &Path,
         url_of: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Agent, String> {
         let args = spec
@@ -88,16 +88,12 @@ impl Agent {
             .map(|a| fill(a, port, url_of))
             .collect::<Result<Vec<_>, _>>()?;
         let shown = args.join(" ");
-        let log = logs.join(format!("{name}.log"));
-        let open = || {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&log)
-        };
-        let (out, err) = match (open(), open()) {
-            (Ok(o), Ok(e)) => (o, e),
-            (Err(e), _) | (_, Err(e)) => {
+        let log = log.to_path_buf();
+        // This run's output only: a log from an earlier run is replaced.
+        let opened = std::fs::File::create(&log).and_then(|f| Ok((f.try_clone()?, f)));
+        let (out, err) = match opened {
+            Ok(pair) => pair,
+            Err(e) => {
                 return Err(format!(
                     "agent `{name}`: cannot write its log {}: {e}; give --agent-logs a writable folder",
                     log.display()
@@ -162,19 +158,23 @@ impl Agent {
         )
     }
 
-    /// SIGTERM, then SIGKILL after [`GRACE`]; reaped either way.
+    /// SIGTERM to its process group, then SIGKILL after [`GRACE`] to whatever of the group is
+    /// left (a launcher that exited may leave its agent running); reaped either way.
     pub fn stop(mut self) {
         let pid = self.child.id();
-        if self.exited().is_none() {
-            signal(pid, Signal::Term);
-            let deadline = Instant::now() + GRACE;
-            while self.exited().is_none() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(20));
+        signal(pid, Signal::Term);
+        let deadline = Instant::now() + GRACE;
+        loop {
+            let leader_gone = self.exited().is_some();
+            if leader_gone && !group_alive(pid) {
+                break;
             }
-            if self.exited().is_none() {
+            if Instant::now() >= deadline {
                 signal(pid, Signal::Kill);
                 let _ = self.child.wait();
+                break;
             }
+            std::thread::sleep(Duration::from_millis(20));
         }
         if let Ok(mut live) = LIVE.lock() {
             live.retain(|&p| p != pid);
@@ -219,6 +219,20 @@ fn signal(pid: u32, s: Signal) {
     #[cfg(not(unix))]
     {
         let _ = (pid, s);
+    }
+}
+
+/// Whether any process of the group `pid` leads is still there.
+fn group_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: signal 0 only checks that the group exists and may be signalled.
+        unsafe { libc::kill(-(pid as i32), 0) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        false
     }
 }
 
