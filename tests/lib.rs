@@ -23,6 +23,7 @@ mod escapes;
 mod expectations;
 mod fan_out;
 mod faults;
+mod faults_calls;
 mod goldens;
 mod imports;
 mod invariants;

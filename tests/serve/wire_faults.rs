@@ -61,3 +61,40 @@ fn an_http_error_on_the_rest_binding_is_that_status_with_its_error_body() {
     let r: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(r["error"]["code"], 502, "{r}");
 }
+
+fn stream_to(s: &super::Server, agent: &str) -> Vec<Value> {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("x")});
+    let (status, _, text) = http(
+        &s.addr,
+        "POST",
+        &format!("/as/u/agents/{agent}/"),
+        &[("Content-Type", "application/json")],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(status, 200, "{text}");
+    sse_events(&text)
+}
+
+/// BUG (found writing tests for `calls`): `World::stream_cut` judges a `drop_stream` window at the
+/// clock after the streamed task has run, not at the tick the request came in. The stream below
+/// is requested at 0, inside [0, 3), and its task ends at 3: answered in full. (The window
+/// [0, 4) cuts it.)
+#[test]
+#[ignore = "bug: a drop_stream window is judged at the clock after the streamed task ran"]
+fn a_drop_stream_window_cuts_a_stream_requested_inside_it() {
+    let s = start("tests/serve/wire-faults-judged.yaml", &[]);
+    let events = stream_to(&s, "windowed");
+    assert_eq!(events.len(), 1, "{events:?}");
+}
+
+/// BUG (found writing tests for `calls`): `World::stream_cut` takes the number of the *latest*
+/// request to the agent when the stream ends, not the streamed request's. Here `front`'s task
+/// leads `back` to call `front` (request 2, denied as a cycle) before the stream ends, so
+/// `calls: [1]` does not cut the stream of request 1 (and `calls: [2]` would).
+#[test]
+#[ignore = "bug: drop_stream `calls` picks the latest request to the agent, not the streamed one"]
+fn a_drop_stream_on_call_1_cuts_the_stream_of_request_1() {
+    let s = start("tests/serve/wire-faults-judged.yaml", &[]);
+    let events = stream_to(&s, "front");
+    assert_eq!(events.len(), 1, "{events:?}");
+}
