@@ -38,9 +38,12 @@ What it measures, on this machine:
  3. End to end, wall clock: `a2a-sim test examples/real-agent/loan-desk.yaml` (start the Python
     agent, 3 applications, 5 calls to the scripted agents, stop it, compare with the golden file),
     best and median of --test-repeats; the agent's start-up alone (process start until its card
-    answers), best of the same number; and `a2a-sim explore --runs N --jobs J` on the same file
+    answers) and shutdown (SIGTERM until it exits), as many times; and `a2a-sim explore --runs N --jobs J` on the same file
     once (every run starts the agent anew, and runs twice: explore checks that a run repeats
     byte for byte).
+
+Exit status: 0; 1 when the per-call target is missed; 2 when something could not be measured
+(the message says what). Progress goes to stderr, the table to stdout.
 
 Every wait is bounded; every process started here is stopped in a `finally` (SIGTERM, then
 SIGKILL), the commands of part 3 in a process group of their own so that no agent outlives them.
@@ -108,7 +111,7 @@ def log(msg):
 
 def fail(msg):
     log(f"bench_real_agent: {msg}")
-    sys.exit(2)
+    sys.exit(2)  # not 1: that says a target was missed
 
 
 # ---------------------------------------------------------------- processes
@@ -401,14 +404,22 @@ def start_agent(serve, env, tmp):
     return proc, port, time.perf_counter() - t0
 
 
+def timed_stop(proc):
+    """Seconds from SIGTERM to the agent's exit (as a2a-sim stops it)."""
+    t0 = time.perf_counter()
+    stop(proc, grace=10)
+    return time.perf_counter() - t0
+
+
 def real_agent(binary, tmp, env, apps, repeats):
-    """The Python agent's start-up (best of `repeats`) and its time per application."""
-    startups = []
+    """The Python agent's start-up and shutdown (`repeats` of each) and its time per
+    application."""
+    startups, stops = [], []
     with Serve(binary, tmp) as s:
         for _ in range(repeats - 1):
             proc, _, took = start_agent(s, env, tmp)
-            stop(proc)
             startups.append(took)
+            stops.append(timed_stop(proc))
         proc, port, took = start_agent(s, env, tmp)
         startups.append(took)
         try:
@@ -416,10 +427,10 @@ def real_agent(binary, tmp, env, apps, repeats):
             ms, _, _ = timed_calls("127.0.0.1", port, "POST", "/", LOAN_BODY, apps, 10, check_loan)
             cpu1 = s.cpu_seconds()
         finally:
-            stop(proc)
+            stops.append(timed_stop(proc))
     r = summary(ms)
     r["server_cpu"] = None if cpu0 is None else (cpu1 - cpu0) / (apps + 10) * 1e3
-    return r, startups
+    return r, startups, stops
 
 
 def end_to_end(binary, env, repeats, runs, jobs):
@@ -472,19 +483,20 @@ def main():
     ap.add_argument("--bin", help="the a2a-sim binary (default target/release/a2a-sim)")
     ap.add_argument("--venv", default=os.path.join(ROOT, "target", "real-agent-venv"),
                     help="the virtualenv with the agent's pins (default target/real-agent-venv)")
-    ap.add_argument("--calls", type=int, default=2000, help="measured calls (default 2000)")
-    ap.add_argument("--warmup", type=int, default=200, help="unmeasured calls first (default 200)")
-    ap.add_argument("--apps", type=int, default=100,
-                    help="applications sent to the Python agent (default 100)")
-    ap.add_argument("--test-repeats", type=int, default=5, help="runs of `a2a-sim test` (default 5)")
-    ap.add_argument("--explore-runs", type=int, default=100,
+    ap.add_argument("--calls", type=int, help="measured calls (default 2000)")
+    ap.add_argument("--warmup", type=int, help="unmeasured calls first (default 200)")
+    ap.add_argument("--apps", type=int, help="applications sent to the Python agent (default 100)")
+    ap.add_argument("--test-repeats", type=int, help="runs of `a2a-sim test` (default 5)")
+    ap.add_argument("--explore-runs", type=int,
                     help="`explore --runs` (default 100; 0 leaves explore out)")
     ap.add_argument("--jobs", type=int, default=2, help="`explore --jobs` (default 2)")
     ap.add_argument("--quick", action="store_true",
-                    help="500 calls, 30 applications, 3 test runs, 10 explore runs")
+                    help="defaults of 500 calls, 30 applications, 3 test runs, 10 explore runs")
     a = ap.parse_args()
-    if a.quick:
-        a.calls, a.warmup, a.apps, a.test_repeats, a.explore_runs = 500, 50, 30, 3, 10
+    defaults = (500, 50, 30, 3, 10) if a.quick else (2000, 200, 100, 5, 100)
+    for name, value in zip(("calls", "warmup", "apps", "test_repeats", "explore_runs"), defaults):
+        if getattr(a, name) is None:
+            setattr(a, name, value)
     if a.calls < 10 or a.test_repeats < 1:
         fail("--calls must be at least 10, --test-repeats at least 1")
 
@@ -495,10 +507,10 @@ def main():
     try:
         log(f"per call: {a.warmup} + {a.calls} calls to kyc, then to its card ...")
         calls = per_call(binary, tmp, a.calls, a.warmup)
-        agent = startups = e2e = None
+        agent = startups = stops = e2e = None
         if have_venv:
             log(f"the Python agent: start-up x{a.test_repeats}, {a.apps} applications ...")
-            agent, startups = real_agent(binary, tmp, env, a.apps, a.test_repeats)
+            agent, startups, stops = real_agent(binary, tmp, env, a.apps, a.test_repeats)
             log(f"end to end: test x{a.test_repeats} ...")
             e2e = end_to_end(binary, env, a.test_repeats, a.explore_runs, a.jobs)
         else:
@@ -552,9 +564,9 @@ def main():
               f"{agent['n']} applications, 4 calls to a2a-sim each (ms)")
         print(f"   time per application: {fmt(agent['median'])} median, {fmt(agent['p90'])} p90, "
               f"{fmt(agent['p99'])} p99")
-        share = 4 * s["median"] / agent["median"] * 100
-        print(f"   of which a2a-sim's 4 round trips (4 x the median above): "
-              f"{fmt(4 * s['median'])} ms, {share:.1f} %")
+        ours = 2 * s["median"] + 2 * c["median"]
+        print(f"   of which a2a-sim's 4 round trips (2 cards + 2 SendMessage, medians of 1.): "
+              f"{fmt(ours)} ms, {ours / agent['median'] * 100:.1f} %")
         if agent["server_cpu"] is not None:
             print(f"   a2a-sim's CPU time per application: {fmt(agent['server_cpu'])} ms")
         print()
@@ -564,6 +576,8 @@ def main():
               f"median {statistics.median(t):.3f} of {len(t)}")
         print(f"   the agent's start-up (process to card answering)  best {min(startups):.3f}, "
               f"median {statistics.median(startups):.3f} of {len(startups)}")
+        print(f"   the agent's shutdown (SIGTERM to exit)            best {min(stops):.3f}, "
+              f"median {statistics.median(stops):.3f} of {len(stops)}")
         if "explore" in e2e:
             took, rc, last = e2e["explore"]
             print(f"   a2a-sim explore --runs {a.explore_runs} --jobs {a.jobs} loan-desk.yaml"

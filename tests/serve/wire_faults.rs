@@ -80,7 +80,6 @@ fn stream_to(s: &super::Server, agent: &str) -> Vec<Value> {
 /// is requested at 0, inside [0, 3), and its task ends at 3: answered in full. (The window
 /// [0, 4) cuts it.)
 #[test]
-#[ignore = "bug: a drop_stream window is judged at the clock after the streamed task ran"]
 fn a_drop_stream_window_cuts_a_stream_requested_inside_it() {
     let s = start("tests/serve/wire-faults-judged.yaml", &[]);
     let events = stream_to(&s, "windowed");
@@ -92,7 +91,6 @@ fn a_drop_stream_window_cuts_a_stream_requested_inside_it() {
 /// leads `back` to call `front` (request 2, denied as a cycle) before the stream ends, so
 /// `calls: [1]` does not cut the stream of request 1 (and `calls: [2]` would).
 #[test]
-#[ignore = "bug: drop_stream `calls` picks the latest request to the agent, not the streamed one"]
 fn a_drop_stream_on_call_1_cuts_the_stream_of_request_1() {
     let s = start("tests/serve/wire-faults-judged.yaml", &[]);
     let events = stream_to(&s, "front");

@@ -43,15 +43,17 @@ impl<'s> World<'s> {
             .filter(|&n| n > 0)
     }
 
-    /// After how many events a stream `agent` answers now is cut (a `drop_stream` fault on the
-    /// latest request to it), if one is.
-    pub fn stream_cut(&self, agent: AgentIx) -> Option<u32> {
+    /// After how many events the stream of the next request to `agent` is cut (a `drop_stream`
+    /// fault judged as every fault is: at the clock the request arrives, by its number), if one
+    /// is. Asked before the request runs.
+    pub fn next_stream_cut(&self, agent: AgentIx) -> Option<u32> {
         if self.record.faults.entries.is_empty() {
             return None;
         }
+        let call = self.latest_call(agent).unwrap_or(0).saturating_add(1);
         self.record
             .faults
-            .drop_stream(agent, self.clock(), self.latest_call(agent))
+            .drop_stream(agent, self.clock(), Some(call))
     }
 
     /// Records one refused request: the error `agent_unavailable` under the running driver step,

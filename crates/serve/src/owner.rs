@@ -256,6 +256,14 @@ fn answer_step(
     nested: bool,
 ) -> Answer {
     let idle_before = world.session.idle_ticks;
+    // A `drop_stream` fault is judged when the request arrives, as every fault is.
+    let cut = match step {
+        Step::Send(s) if stream => match s.to {
+            engine::scenario::Target::Agent(a) => world.next_stream_cut(a),
+            engine::scenario::Target::Discover(_) => None,
+        },
+        _ => None,
+    };
     // A session's request is a step of its own; a real agent's call is made within the step
     // that drives it, as a handler's delegation is.
     let (result, errors) = if nested {
@@ -283,7 +291,7 @@ fn answer_step(
                         .map(|(i, e)| (e, ticks(tick, world.idle_at(i) - idle_before)))
                         .collect();
                     // A `drop_stream` fault cuts the stream: the client sees it end early.
-                    if let Some(after) = world.stream_cut(world.tasks[task].agent()) {
+                    if let Some(after) = cut {
                         events.truncate(after as usize);
                     }
                     Answer::Events(events)

@@ -120,7 +120,8 @@ impl Loader<'_> {
                 }
             }
             let mut found = Vec::new();
-            delegations_to(&a.handler, &at!["agents", i, "handler"], &mut found);
+            let handler = at!["agents", i, "handler"];
+            delegations_to(&a.handler, &handler, &mut found);
             for (path, ix) in found.into_iter().filter(|&(_, ix)| external(ix)) {
                 self.problem(
                     path,
@@ -155,22 +156,28 @@ fn delegations_to(steps: &[HandlerStep], at: &[Seg], out: &mut Vec<(Vec<Seg>, us
         match step {
             HandlerStep::Delegate(d) => {
                 if let Target::Agent(ix) = d.to {
-                    out.push(([&here[..], &at!["delegate", "to"]].concat(), ix));
+                    let to = [Seg::from("delegate"), Seg::from("to")];
+                    out.push(([&here[..], &to].concat(), ix));
                 }
             }
             HandlerStep::FanOut(f) => {
                 if let FanTargets::List(list) = &f.to {
                     for (j, t) in list.iter().enumerate() {
                         if let Target::Agent(ix) = t {
-                            let path = [&here[..], &at!["fan_out", "to", j]].concat();
+                            let to = [Seg::from("fan_out"), Seg::from("to"), Seg::Index(j)];
+                            let path = [&here[..], &to].concat();
                             out.push((path, *ix));
                         }
                     }
                 }
             }
             HandlerStep::When(w) => {
-                delegations_to(&w.then, &[&here[..], &at!["then"]].concat(), out);
-                delegations_to(&w.otherwise, &[&here[..], &at!["else"]].concat(), out);
+                delegations_to(&w.then, &[&here[..], &[Seg::from("then")]].concat(), out);
+                delegations_to(
+                    &w.otherwise,
+                    &[&here[..], &[Seg::from("else")]].concat(),
+                    out,
+                );
             }
             _ => {}
         }

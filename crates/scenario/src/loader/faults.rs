@@ -264,6 +264,15 @@ impl Loader<'_> {
         for (j, &k) in list.iter().enumerate() {
             match u32::try_from(k) {
                 Ok(k) if k >= 1 => out.push(k),
+                _ if k > 0 => {
+                    let mut item = here.clone();
+                    item.push(Seg::Index(j));
+                    self.problem(
+                        item,
+                        format!("a request number is at most {}, not {k}", u32::MAX),
+                    );
+                    return None;
+                }
                 _ => {
                     let mut item = here.clone();
                     item.push(Seg::Index(j));
