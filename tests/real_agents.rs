@@ -1094,3 +1094,39 @@ fn a_scripted_delegation_to_a_real_agent_is_not_silently_left_submitted() {
     let reported = !r["errors"].as_array().unwrap().is_empty();
     assert!(reached || reported, "{r:#}");
 }
+
+#[test]
+fn a_crash_kills_the_real_agents_process_and_restart_starts_it_anew() {
+    // Grace's application is done before tick 10; the wait takes the clock to 11, past the crash
+    // at 10: before Ned's send the process is killed and started again (restart 11).
+    let desk = Desk {
+        head: "faults:\n  - {agent: desk, crash: {at: 10, restart: 11}}\n",
+        steps: "  - send: {caller: branch, to: desk, text: \"Application: Grace\", data: {applicant: Grace, amount: 20000}, as: grace}\n  \
+                - wait: 4\n  \
+                - send: {caller: branch, to: desk, text: \"Application: Ned\", data: {applicant: Ned, amount: 150}, as: ned}\n",
+        ..Desk::mode("ok")
+    };
+    let dir = desk.at("crash-restart");
+    let first = desk_pids(&dir);
+    let r = report(&dir, &[]);
+    assert_eq!(r["errors"], json!([]), "{r:#}");
+    for t in ["task-1", "task-3"] {
+        assert_eq!(task(&r, t)["state"], "completed", "{r:#}");
+    }
+    // Two processes in turn: the log shows two starts, and the pid file the second one's.
+    let log = log(&dir, "desk");
+    assert_eq!(
+        log.matches("stub-agent: serving on port").count(),
+        2,
+        "{log}"
+    );
+    assert_ne!(first, Some(pid_in(&dir, "stub.pid")));
+    assert!(!running(pid_in(&dir, "stub.pid")));
+}
+
+/// The pid a stub left from an earlier run in `dir`, if any (none: a fresh folder).
+fn desk_pids(dir: &Path) -> Option<u32> {
+    std::fs::read_to_string(dir.join("stub.pid"))
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+}

@@ -20,6 +20,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use engine::faults::{FaultKind, FaultTarget};
 use engine::ids::{AgentIx, TaskIx};
 use engine::record::{ErrorCode, StepResult};
 use engine::scenario::{Caller, Scenario, Step, Target, TaskRef};
@@ -194,6 +195,11 @@ struct Pump {
     rpc_id: u64,
     /// A signal asked the run to stop: no further step is driven.
     stopping: bool,
+    /// How to start an agent again after a `crash` fault's restart.
+    starter: Option<Starter>,
+    /// The `crash` faults (by index) whose kill, and whose restart, has been done.
+    crashed: std::collections::BTreeSet<usize>,
+    restarted: std::collections::BTreeSet<usize>,
 }
 
 /// The trace id a2a-sim puts on the requests for task `ix`: recognisable and never zero.
@@ -235,13 +241,18 @@ impl Driver {
             timeout: self.options.agent_timeout,
             rpc_id: 0,
             stopping: false,
+            starter: None,
+            crashed: Default::default(),
+            restarted: Default::default(),
         };
         let started = self.start_agents(&mut pump, scenario, &base);
         let result = started.and_then(|()| {
             for (i, step) in scenario.steps.iter().enumerate() {
                 pump.world.step = i + 1;
+                pump.crashes();
                 pump.step(step);
                 pump.drain();
+                pump.crashes();
                 if pump.stopping {
                     return Err("interrupted: the run was stopped by a signal; every agent it started has been stopped".to_string());
                 }
@@ -273,94 +284,122 @@ impl Driver {
         scenario: &'static Scenario,
         base: &str,
     ) -> Result<(), String> {
+        let starter = Starter {
+            logs: self.logs.clone(),
+            suffix: self.suffix.clone(),
+            base: base.to_string(),
+        };
         for (ix, agent) in scenario.agents.iter().enumerate() {
-            let Some(spec) = &agent.external else {
-                continue;
-            };
-            let name = agent.name();
-            let url_of = |n: &str| {
-                scenario
-                    .agents
-                    .iter()
-                    .find(|a| a.name() == n && a.external.is_none())
-                    .map(|_| format!("{base}/as/{name}/agents/{n}/"))
-            };
-            let (root, mut process) = match &spec.url {
-                Some(u) => (u.clone(), None),
-                None => {
-                    let port = process::free_port()
-                        .map_err(|e| format!("agent `{name}`: no free port: {e}"))?;
-                    let log = self.logs.join(format!("{name}{}.log", self.suffix));
-                    let p = process::Agent::start(name, spec, port, &log, &url_of)?;
-                    (format!("http://127.0.0.1:{port}/"), Some(p))
-                }
-            };
-            let card_url = format!("{}/.well-known/agent-card.json", root.trim_end_matches('/'));
-            let deadline = Instant::now() + Duration::from_secs(spec.ready_timeout_s);
-            let card = loop {
-                if let Some(p) = &mut process
-                    && p.exited().is_some()
-                {
-                    let why = p.failure("it exited before its card answered");
-                    pump.live.push(Live {
-                        agent: ix,
-                        process,
-                        endpoint: placeholder(),
-                    });
-                    return Err(why);
-                }
-                let got = pump.handle.block_on(client::call(
-                    &card_url,
-                    &[],
-                    None,
-                    Duration::from_secs(2),
-                ));
-                match got {
-                    Ok(a) if a.status == 200 => break a.body,
-                    _ if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
-                    other => {
-                        let what = match other {
-                            Ok(a) => format!("its card answered HTTP {}", a.status),
-                            Err(e) => e,
-                        };
-                        let why = match &mut process {
-                            Some(p) => p.failure(&format!(
-                                "its card did not answer within {} s ({what})",
-                                spec.ready_timeout_s
-                            )),
-                            None => format!(
-                                "agent `{name}`: its card {card_url} did not answer within {} s ({what})",
-                                spec.ready_timeout_s
-                            ),
-                        };
-                        pump.live.push(Live {
-                            agent: ix,
-                            process,
-                            endpoint: placeholder(),
-                        });
+            if agent.external.is_some() {
+                match starter.start(&pump.handle, scenario, ix, false) {
+                    Ok(l) => pump.live.push(l),
+                    Err(failed) => {
+                        let (l, why) = *failed;
+                        pump.live.push(l);
                         return Err(why);
                     }
                 }
-            };
-            let endpoint = wire::endpoint(&card, &root);
-            let endpoint = match endpoint {
-                Ok(e) => e,
-                Err(e) => {
-                    pump.live.push(Live {
-                        agent: ix,
-                        process,
-                        endpoint: placeholder(),
-                    });
-                    return Err(format!("agent `{name}`: {e}"));
+            }
+        }
+        pump.starter = Some(starter);
+        Ok(())
+    }
+}
+
+/// What starting a real agent again needs (a `crash` fault with `restart`).
+struct Starter {
+    logs: PathBuf,
+    suffix: String,
+    base: String,
+}
+
+impl Starter {
+    /// Starts agent `ix` (or reaches it at its URL) and reads its card: the live agent, or it
+    /// (for stopping) with why it cannot be used.
+    fn start(
+        &self,
+        handle: &tokio::runtime::Handle,
+        scenario: &'static Scenario,
+        ix: AgentIx,
+        again: bool,
+    ) -> Result<Live, Box<(Live, String)>> {
+        let agent = &scenario.agents[ix];
+        let Some(spec) = &agent.external else {
+            return Err(Box::new((
+                Live {
+                    agent: ix,
+                    process: None,
+                    endpoint: placeholder(),
+                },
+                format!("agent `{}` is not a real agent", agent.name()),
+            )));
+        };
+        let name = agent.name();
+        let base = &self.base;
+        let url_of = |n: &str| {
+            scenario
+                .agents
+                .iter()
+                .find(|a| a.name() == n && a.external.is_none())
+                .map(|_| format!("{base}/as/{name}/agents/{n}/"))
+        };
+        let dead = |process| Live {
+            agent: ix,
+            process,
+            endpoint: placeholder(),
+        };
+        let (root, mut process) = match &spec.url {
+            Some(u) => (u.clone(), None),
+            None => {
+                let port = process::free_port().map_err(|e| {
+                    Box::new((dead(None), format!("agent `{name}`: no free port: {e}")))
+                })?;
+                let log = self.logs.join(format!("{name}{}.log", self.suffix));
+                let p = process::Agent::start(name, spec, port, &log, again, &url_of)
+                    .map_err(|why| Box::new((dead(None), why)))?;
+                (format!("http://127.0.0.1:{port}/"), Some(p))
+            }
+        };
+        let card_url = format!("{}/.well-known/agent-card.json", root.trim_end_matches('/'));
+        let deadline = Instant::now() + Duration::from_secs(spec.ready_timeout_s);
+        let card = loop {
+            if let Some(p) = &mut process
+                && p.exited().is_some()
+            {
+                let why = p.failure("it exited before its card answered");
+                return Err(Box::new((dead(process), why)));
+            }
+            let got = handle.block_on(client::call(&card_url, &[], None, Duration::from_secs(2)));
+            match got {
+                Ok(a) if a.status == 200 => break a.body,
+                _ if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
+                other => {
+                    let what = match other {
+                        Ok(a) => format!("its card answered HTTP {}", a.status),
+                        Err(e) => e,
+                    };
+                    let why = match &mut process {
+                        Some(p) => p.failure(&format!(
+                            "its card did not answer within {} s ({what})",
+                            spec.ready_timeout_s
+                        )),
+                        None => format!(
+                            "agent `{name}`: its card {card_url} did not answer within {} s ({what})",
+                            spec.ready_timeout_s
+                        ),
+                    };
+                    return Err(Box::new((dead(process), why)));
                 }
-            };
-            pump.live.push(Live {
+            }
+        };
+        match wire::endpoint(&card, &root) {
+            Ok(endpoint) => Ok(Live {
                 agent: ix,
                 process,
                 endpoint,
-            });
+            }),
+            Err(e) => Err(Box::new((dead(process), format!("agent `{name}`: {e}")))),
         }
-        Ok(())
     }
 }
 
@@ -373,6 +412,53 @@ fn placeholder() -> wire::Endpoint {
 }
 
 impl Pump {
+    /// `crash` faults on a real agent act on its process: at the first step boundary at or
+    /// after `at` it is killed (SIGKILL, no time to tidy up), and it is started again at the
+    /// first one at or after `restart` (a crash without `restart` leaves it down). The engine
+    /// fails its open tasks at `at` and refuses requests to it until `restart`.
+    fn crashes(&mut self) {
+        let clock = self.world.clock();
+        let faults = self.world.faults;
+        for (i, f) in faults.entries.iter().enumerate() {
+            let (FaultTarget::Agent(agent), FaultKind::Crash { at, restart }) =
+                (&f.target, &f.kind)
+            else {
+                continue;
+            };
+            let Some(l) = self.live_of(*agent) else {
+                continue;
+            };
+            if *at <= clock
+                && self.crashed.insert(i)
+                && let Some(p) = self.live[l].process.take()
+            {
+                p.kill();
+            }
+            let restarted = restart.is_some_and(|r| r <= clock) && self.restarted.insert(i);
+            let started = self.world.scenario.agents[*agent]
+                .external
+                .as_ref()
+                .is_some_and(|e| e.url.is_none());
+            if restarted
+                && started
+                && self.live[l].process.is_none()
+                && let Some(starter) = &self.starter
+            {
+                let scenario = self.world.scenario;
+                match starter.start(&self.handle, scenario, *agent, true) {
+                    Ok(live) => self.live[l] = live,
+                    Err(failed) => {
+                        let (live, why) = *failed;
+                        self.live[l] = live;
+                        let detail = format!("restarting after its crash: {why}");
+                        self.world
+                            .external_error(ErrorCode::AgentExited, detail, None);
+                    }
+                }
+            }
+        }
+    }
+
     fn live_of(&self, agent: AgentIx) -> Option<usize> {
         self.live.iter().position(|l| l.agent == agent)
     }
@@ -596,6 +682,11 @@ impl Pump {
                         theirs.task_id = a.task_id.clone().or(theirs.task_id);
                         theirs.context_id = a.context_id.clone().or(theirs.context_id);
                         self.theirs.insert(task, theirs);
+                        if self.world.tasks[task].state.is_terminal() {
+                            // A crash fault (or a cancel) ended it meanwhile: what the agent
+                            // says now changes nothing.
+                            return;
+                        }
                         let mut working_seen = 0;
                         for r in a.reported {
                             if let wire::Reported::Status {

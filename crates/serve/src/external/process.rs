@@ -74,12 +74,14 @@ pub fn fill(
 }
 
 impl Agent {
-    /// Starts agent `name` in its folder, its stdout and stderr written to `log`.
+    /// Starts agent `name` in its folder, its stdout and stderr written to `log` (afresh, or
+    /// after what is there when it is started again after a crash).
     pub fn start(
         name: &str,
         spec: &External,
         port: u16,
         log: &Path,
+        again: bool,
         url_of: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Agent, String> {
         let args = spec
@@ -90,7 +92,13 @@ impl Agent {
         let shown = args.join(" ");
         let log = log.to_path_buf();
         // This run's output only: a log from an earlier run is replaced.
-        let opened = std::fs::File::create(&log).and_then(|f| Ok((f.try_clone()?, f)));
+        let opened = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .append(again)
+            .truncate(!again)
+            .open(&log)
+            .and_then(|f| Ok((f.try_clone()?, f)));
         let (out, err) = match opened {
             Ok(pair) => pair,
             Err(e) => {
@@ -176,6 +184,18 @@ impl Agent {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+        if let Ok(mut live) = LIVE.lock() {
+            live.retain(|&p| p != pid);
+        }
+    }
+}
+
+impl Agent {
+    /// SIGKILL to its whole group at once (a `crash` fault); reaped.
+    pub fn kill(mut self) {
+        let pid = self.child.id();
+        signal(pid, Signal::Kill);
+        let _ = self.child.wait();
         if let Ok(mut live) = LIVE.lock() {
             live.retain(|&p| p != pid);
         }
