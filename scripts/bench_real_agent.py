@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a2a-sim costs a real agent it drives: per-call latency over loopback, and whole runs.
 
-    python3 scripts/bench_real_agent.py                  # everything (two to three minutes on 2 cores)
+    python3 scripts/bench_real_agent.py                  # everything (about 1.5 minutes on 2 cores)
     python3 scripts/bench_real_agent.py --quick          # fewer calls, 10 explore runs
     python3 scripts/bench_real_agent.py --bin PATH       # another a2a-sim build
     python3 scripts/bench_real_agent.py --calls 5000 --explore-runs 0   # latency only
@@ -446,7 +446,7 @@ def end_to_end(binary, env, repeats, runs, jobs):
     if runs > 0:
         cmd = [binary, "explore", "--runs", str(runs), "--jobs", str(jobs),
                "examples/real-agent/loan-desk.yaml"]
-        log(f"  explore --runs {runs} --jobs {jobs} (about {runs * 1.3 / 60:.1f} min on 2 cores) ...")
+        log(f"  explore --runs {runs} --jobs {jobs} (about {runs * 0.85 / 60:.1f} min on 2 cores) ...")
         took, rc, o, e = run_timed(cmd, max(300, runs * 10), env)
         last = (o.strip().splitlines() or [""])[-1]
         out["explore"] = (took, rc, last)

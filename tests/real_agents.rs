@@ -1130,3 +1130,51 @@ fn desk_pids(dir: &Path) -> Option<u32> {
         .ok()
         .and_then(|t| t.trim().parse().ok())
 }
+
+/// A claim the stub breaks when kyc refuses it: Grace's application always completes.
+fn with_an_always_claim() -> Desk {
+    Desk {
+        steps: "  - send: {caller: branch, to: desk, text: \"Application: Grace\", data: {applicant: Grace, amount: 20000}, as: grace}\n",
+        expect: "expect:\n  - {task: grace, state: completed, always: true}\n",
+        ..Desk::mode("ok")
+    }
+}
+
+#[test]
+fn explore_finds_and_shrinks_what_breaks_a_real_agent_the_same_with_any_jobs() {
+    let dir = with_an_always_claim().at("explore");
+    let args = |jobs| {
+        [
+            "explore",
+            "./desk.yaml",
+            "--runs",
+            "6",
+            "--skip-agents",
+            "desk",
+            "--jobs",
+            jobs,
+        ]
+    };
+    let one = a2a_sim_in(&dir, &args("1"), None);
+    assert_eq!(one.status, 1, "{}{}", one.stdout, one.stderr);
+    assert!(one.stdout.contains("minimal schedule"), "{}", one.stdout);
+    assert!(one.stdout.contains("{agent: kyc, "), "{}", one.stdout);
+    let two = a2a_sim_in(&dir, &args("2"), None);
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn explore_refuses_an_agent_at_a_url() {
+    let desk = Desk {
+        external: "      url: http://127.0.0.1:9/\n".to_string(),
+        ..with_an_always_claim()
+    };
+    let run = a2a_sim_in(&desk.at("explore-url"), &["explore", "./desk.yaml"], None);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("agent `desk` is reached at a `url`: explore starts a fresh agent"),
+        "{}",
+        run.stderr
+    );
+}

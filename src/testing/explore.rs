@@ -142,18 +142,24 @@ pub fn explore_from(
 ) -> Explored {
     let base = &scenario.faults;
     // Windows are drawn over the run's length: the file's own run (a real one with real agents).
-    let clock = match source {
+    let (clock, requests) = match source {
         Some(src) => match real_world(src, base) {
-            Ok(w) => w.clock(),
-            Err(_) => 1,
+            Ok(w) => (w.clock(), Some(w.tasks.len() as u64)),
+            Err(_) => (1, Some(1)),
         },
-        None => world::run_recording(scenario, world::RecordStreams::StreamSteps).clock(),
+        None => (
+            world::run_recording(scenario, world::RecordStreams::StreamSteps).clock(),
+            None,
+        ),
     };
     let mut inputs = Inputs::new(scenario, clock, opts.kinds);
+    inputs.requests = requests;
     inputs.agents = agents;
     let runs = kept_runs(opts.runs, opts.slice);
-    // Chunks keep the hand-off between threads rare next to the runs themselves.
-    let chunks: Vec<&[u64]> = runs.chunks(64).collect();
+    // Chunks keep the hand-off between threads rare next to the runs themselves; a run with real
+    // agents takes a second, far longer than a hand-off, so each is a chunk of its own.
+    let chunk = if source.is_some() { 1 } else { 64 };
+    let chunks: Vec<&[u64]> = runs.chunks(chunk).collect();
     let mut found = Vec::new();
     // `--max-distinct`: the run that gave the last distinct violation wanted. Results come in run
     // order, so the cut is the same for any `--jobs`; workers only skip runs past it.

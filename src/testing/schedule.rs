@@ -9,6 +9,14 @@
 //! a window is `a = below(W)`, `b = below(W)`, `[min(a, b), max(a, b) + 1)`; `slow` adds
 //! `extra = 1 + below(3)` after its window; `crash` draws `at = below(W)`, then `restart` is none
 //! when `below(2) == 0`, else `at + 1 + below(W − at)`; `duplicate` is `true`.
+//!
+//! A scenario with real agents (`external:`) draws more, so that a fault can stay on a request
+//! whatever ticks the agent's own timing gives: when `unavailable` is usable, `http_error` and
+//! `reset` are usable kinds too (after `duplicate`, in that order); and an `unavailable`, `slow`,
+//! `http_error` or `reset` first draws `below(2)`: 1 picks a request instead of a window,
+//! `calls: [1 + below(C)]` (C: the tasks of the file's own run, at least 1), 0 a window as above.
+//! `http_error`'s status is `[500, 502, 503][below(3)]`, drawn after the window or the request.
+//! Scripted scenarios draw exactly as before.
 
 use crate::engine::faults::{Fault, FaultKind, FaultTarget, Window};
 use crate::engine::scenario::Scenario;
@@ -48,6 +56,9 @@ pub struct Inputs {
     pub horizon: u64,
     /// Which of [`KINDS`] to draw.
     pub kinds: [bool; 5],
+    /// With real agents: the request numbers `calls` are drawn from, `1..=C`, and the wire kinds
+    /// are drawn too. `None` for a scripted scenario.
+    pub requests: Option<u64>,
 }
 
 impl Inputs {
@@ -76,12 +87,14 @@ impl Inputs {
             hosts,
             horizon: final_clock.saturating_mul(2).max(1),
             kinds,
+            requests: None,
         }
     }
 
     /// The drawn faults of run `run` (1-based) of `seed`.
     pub fn draw(&self, seed: u64, run: u64) -> Vec<Fault> {
         let mut rng = SplitMix64(seed ^ run.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let wire = self.requests.is_some() && self.kinds[0] && !self.agents.is_empty();
         let usable: Vec<usize> = (0..5)
             .filter(|&k| {
                 self.kinds[k]
@@ -91,6 +104,7 @@ impl Inputs {
                         !self.hosts.is_empty()
                     }
             })
+            .chain(if wire { vec![5, 6] } else { Vec::new() })
             .collect();
         if usable.is_empty() {
             return Vec::new();
@@ -100,14 +114,26 @@ impl Inputs {
         let mut out = Vec::with_capacity(count as usize);
         for _ in 0..count {
             let kind = usable[rng.below(usable.len() as u64) as usize];
-            let target = if kind < 3 {
+            let target = if kind < 3 || kind > 4 {
                 FaultTarget::Agent(self.agents[rng.below(self.agents.len() as u64) as usize])
             } else {
                 FaultTarget::PushHost(
                     self.hosts[rng.below(self.hosts.len() as u64) as usize].clone(),
                 )
             };
+            // With real agents, a request instead of a window (see the module's doc).
+            let calls: Option<Box<[u32]>> = match self.requests {
+                Some(c) if matches!(kind, 0 | 1 | 5 | 6) && rng.below(2) == 1 => {
+                    let k = 1 + rng.below(c.max(1));
+                    Some(vec![u32::try_from(k).unwrap_or(u32::MAX)].into())
+                }
+                _ => None,
+            };
+            let picked = calls.is_some();
             let mut window = || {
+                if picked {
+                    return Window::ALWAYS;
+                }
                 let (a, b) = (rng.below(w), rng.below(w));
                 Window {
                     from: a.min(b),
@@ -116,6 +142,14 @@ impl Inputs {
             };
             let kind = match kind {
                 0 => FaultKind::Unavailable(window()),
+                5 => {
+                    let window = window();
+                    FaultKind::HttpError {
+                        window,
+                        status: [500, 502, 503][rng.below(3) as usize],
+                    }
+                }
+                6 => FaultKind::Reset(window()),
                 1 => {
                     let window = window();
                     FaultKind::Slow {
@@ -135,7 +169,9 @@ impl Inputs {
                 3 => FaultKind::Down(window()),
                 _ => FaultKind::Duplicate(true),
             };
-            out.push(Fault::new(target, kind));
+            let mut fault = Fault::new(target, kind);
+            fault.calls = calls;
+            out.push(fault);
         }
         out
     }
