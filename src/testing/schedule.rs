@@ -114,7 +114,7 @@ impl Inputs {
         let mut out = Vec::with_capacity(count as usize);
         for _ in 0..count {
             let kind = usable[rng.below(usable.len() as u64) as usize];
-            let target = if kind < 3 || kind > 4 {
+            let target = if !matches!(kind, 3 | 4) {
                 FaultTarget::Agent(self.agents[rng.below(self.agents.len() as u64) as usize])
             } else {
                 FaultTarget::PushHost(
