@@ -129,6 +129,18 @@ impl Agent {
         // Its own process group: a Ctrl-C at the terminal reaches a2a-sim, which stops it.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        // And should a2a-sim itself be killed (SIGKILL gives it no time to stop anything), the
+        // kernel kills the agent: it never outlives the run that started it.
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl is async-signal-safe, the one call made between fork and exec.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
         let child = command.spawn().map_err(|e| {
             format!(
                 "agent `{name}`: cannot start `{shown}` (in {}): {e}",
