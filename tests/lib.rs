@@ -22,6 +22,7 @@ mod engine_corners;
 mod escapes;
 mod expectations;
 mod fan_out;
+mod fan_out_members;
 mod faults;
 mod faults_calls;
 mod goldens;

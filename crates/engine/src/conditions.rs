@@ -18,11 +18,21 @@ pub enum Cond {
     Not(Box<Cond>),
     /// One subject and the tests that must all hold on it.
     Test(Subject, Vec<Test>),
+    /// `{result: GROUP, each: {TESTS}}` (`every`) or `{result: GROUP, some: {TESTS}}`: the tests
+    /// hold on every (on at least one) member of a fan-out that completed. `each` over no
+    /// completed member holds; `some` does not.
+    Members {
+        group: ResultIx,
+        every: bool,
+        tests: Vec<Test>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Subject {
     Result(ResultIx),
+    /// One member of a fan-out: its position among the fan-out's members (0-based).
+    Member(ResultIx, u32),
     /// The task's first message.
     Input,
     /// The latest reply the task received.
@@ -94,6 +104,22 @@ pub fn holds<'a>(cond: &Cond, facts: &mut impl FnMut(Subject) -> Facts<'a>) -> b
         Cond::Test(subject, tests) => {
             let f = facts(*subject);
             tests.iter().all(|t| test_holds(t, &f))
+        }
+        Cond::Members {
+            group,
+            every,
+            tests,
+        } => {
+            let size = facts(Subject::Result(*group)).size.unwrap_or(0);
+            let mut completed = (0..size)
+                .map(|m| facts(Subject::Member(*group, m as u32)))
+                .filter(|f| f.state == Some(TaskState::Completed));
+            let passes = |f: Facts| tests.iter().all(|t| test_holds(t, &f));
+            if *every {
+                completed.all(passes)
+            } else {
+                completed.any(passes)
+            }
         }
     }
 }

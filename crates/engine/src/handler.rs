@@ -200,6 +200,10 @@ impl<'s> World<'s> {
                 Some(d) => self.delegation_facts(d),
                 None => Facts::default(),
             },
+            Subject::Member(r, m) => match self.result_of(task, r) {
+                Some(d) => self.member_facts(d, m as usize),
+                None => Facts::default(),
+            },
         }
     }
 

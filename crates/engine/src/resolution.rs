@@ -101,6 +101,33 @@ impl<'s> World<'s> {
     }
 
     /// What `when` sees of a delegation or group.
+    /// What a condition sees of one member of a fan-out: as of a single delegation, its child
+    /// task's state, text and data, and its own outcome (none while it runs).
+    pub(crate) fn member_facts(&self, d: &Delegation<'s>, m: usize) -> Facts<'_> {
+        let Some(member) = d.members.get(m) else {
+            return Facts::default();
+        };
+        let Some(child) = member.task else {
+            return Facts {
+                outcome: member.outcome,
+                ..Facts::default()
+            };
+        };
+        let (text, data) = self.task_parts(child);
+        let state = self.record.tasks[child].state;
+        // A member that ended or paused has its outcome by its state until the group says more.
+        let ended = state.is_terminal() || state.is_pause();
+        Facts {
+            outcome: member
+                .outcome
+                .or(ended.then(|| crate::codes::Outcome::of_state(state))),
+            state: Some(state),
+            text,
+            data,
+            ..Facts::default()
+        }
+    }
+
     pub(crate) fn delegation_facts(&self, d: &Delegation<'s>) -> Facts<'_> {
         if d.is_group() {
             return Facts {

@@ -28,7 +28,21 @@ impl CondText<'_> {
                 return self.write(f, inner, true);
             }
             Cond::Test(subject, tests) => (
-                tests.iter().map(|t| Part::Test(*subject, t)).collect(),
+                tests
+                    .iter()
+                    .map(|t| Part::Test(Shown::Subject(*subject), t))
+                    .collect(),
+                " and ",
+            ),
+            Cond::Members {
+                group,
+                every,
+                tests,
+            } => (
+                tests
+                    .iter()
+                    .map(|t| Part::Test(Shown::Members(*group, *every), t))
+                    .collect(),
                 " and ",
             ),
         };
@@ -65,14 +79,27 @@ impl CondText<'_> {
         }
     }
 
-    fn test(&self, f: &mut Formatter<'_>, subject: Subject, test: &Test) -> fmt::Result {
+    fn result(&self, f: &mut Formatter<'_>, ix: usize) -> fmt::Result {
+        match self.results.get(ix) {
+            Some(name) => f.write_str(name),
+            None => write!(f, "result {ix}"),
+        }
+    }
+
+    fn test(&self, f: &mut Formatter<'_>, subject: Shown, test: &Test) -> fmt::Result {
         match subject {
-            Subject::Result(ix) => match self.results.get(ix) {
-                Some(name) => f.write_str(name)?,
-                None => write!(f, "result {ix}")?,
-            },
-            Subject::Input => f.write_str("input")?,
-            Subject::Reply => f.write_str("reply")?,
+            Shown::Subject(Subject::Result(ix)) => self.result(f, ix)?,
+            // A member by its position, 1 first: `checks.2`.
+            Shown::Subject(Subject::Member(ix, m)) => {
+                self.result(f, ix)?;
+                write!(f, ".{}", m + 1)?;
+            }
+            Shown::Subject(Subject::Input) => f.write_str("input")?,
+            Shown::Subject(Subject::Reply) => f.write_str("reply")?,
+            Shown::Members(ix, every) => {
+                self.result(f, ix)?;
+                f.write_str(if every { ".each" } else { ".some" })?;
+            }
         }
         match test {
             Test::Outcome(words) => {
@@ -105,7 +132,14 @@ impl CondText<'_> {
 
 enum Part<'a> {
     Cond(&'a Cond),
-    Test(Subject, &'a Test),
+    Test(Shown, &'a Test),
+}
+
+/// Whom a test is on, as shown: a subject, or the completed members of a group (`each`/`some`).
+#[derive(Clone, Copy)]
+enum Shown {
+    Subject(Subject),
+    Members(usize, bool),
 }
 
 /// ` == word` for one word, ` in [a, b]` for several.

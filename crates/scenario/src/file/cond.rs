@@ -40,6 +40,10 @@ pub struct CondFile {
     #[serde(default, deserialize_with = "strict_value")]
     #[schemars(with = "Option<CountTest>")]
     pub completed: Option<serde_json::Value>,
+    /// With a fan-out's `result`: tests that hold on every member that completed.
+    pub each: Option<Box<CondFile>>,
+    /// With a fan-out's `result`: tests that hold on at least one member that completed.
+    pub some: Option<Box<CondFile>>,
     /// A fan-out's number of members: a number or `{OPERATOR: N}`.
     #[serde(default, deserialize_with = "strict_value")]
     #[schemars(with = "Option<CountTest>")]

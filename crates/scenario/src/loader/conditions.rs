@@ -50,6 +50,8 @@ impl Loader<'_> {
             ("data", c.data.is_some()),
             ("completed", c.completed.is_some()),
             ("size", c.size.is_some()),
+            ("each", c.each.is_some()),
+            ("some", c.some.is_some()),
         ];
         let keys: Vec<&str> = present.iter().filter(|p| p.1).map(|p| p.0).collect();
         let combinator = keys.iter().find(|k| COMBINATORS.contains(k));
@@ -83,7 +85,21 @@ impl Loader<'_> {
             return Cond::All(Vec::new());
         }
         let tests: Vec<&str> = keys.iter().copied().filter(|k| *k != subject_key).collect();
+        if let Some(q) = ["each", "some"].into_iter().find(|q| tests.contains(q)) {
+            return self.members_cond(at, q, c, &tests, scope);
+        }
         let (subject, allowed, what) = match (subject_key, c.result.as_deref()) {
+            ("result", Some(name)) if scope.get(name).is_none() && name.contains('.') => {
+                let Some((ix, m, shown)) = self.member_ref(&child(at, "result"), name, scope)
+                else {
+                    return Cond::All(Vec::new());
+                };
+                (
+                    Subject::Member(ix, m),
+                    &DELEGATE_TESTS[..],
+                    format!("`{shown}` is a member of a fan-out"),
+                )
+            }
             ("result", Some(name)) => {
                 let here = child(at, "result");
                 match scope.get(name) {
@@ -137,6 +153,166 @@ impl Loader<'_> {
                 );
             }
         }
+        Cond::Test(subject, self.tests(at, c))
+    }
+
+    /// `GROUP.MEMBER`: a fan-out of this handler and one of its members, by the agent its `to`
+    /// list names (once) or by position (1 first). The group, the member's index and how to say it.
+    fn member_ref(
+        &mut self,
+        at: &[Seg],
+        written: &str,
+        scope: &Scope,
+    ) -> Option<(ResultIx, u32, String)> {
+        let (group, member) = written.split_once('.')?;
+        let Some((ix, r)) = scope.get(group) else {
+            self.result_ref(at.to_vec(), group, scope);
+            return None;
+        };
+        if !r.kind.is_group() {
+            self.problem(
+                at.to_vec(),
+                format!("`{group}` is a delegation, not a fan-out: `{group}.{member}` names a fan-out's member; test `result: {group}` itself"),
+            );
+            return None;
+        }
+        if let Ok(n) = member.parse::<u32>() {
+            let size = r.members.len();
+            let listed = matches!(r.kind, super::handlers::ResultKind::FanOut(Some(_)));
+            if n == 0 || (listed && n as usize > size) {
+                let range = if listed {
+                    format!("1 to {size}")
+                } else {
+                    "1 or more".to_string()
+                };
+                self.problem(
+                    at.to_vec(),
+                    format!("`{written}`: a member's position is {range}, not {n}"),
+                );
+                return None;
+            }
+            return Some((ix, n - 1, written.to_string()));
+        }
+        let found: Vec<usize> = r
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.as_deref() == Some(member))
+            .map(|(i, _)| i)
+            .collect();
+        match found[..] {
+            [one] => Some((ix, one as u32, written.to_string())),
+            [] => {
+                let names: Vec<&str> = r.members.iter().flatten().map(String::as_str).collect();
+                let msg = format!(
+                    "`{written}`: the fan-out `{group}` has no member `{member}`; its members are {} (or name one by position, `{group}.1`)",
+                    list(&names)
+                );
+                self.problem(at.to_vec(), with_hint(msg, member, names.iter().copied()));
+                None
+            }
+            _ => {
+                self.problem(
+                    at.to_vec(),
+                    format!("`{written}`: `{member}` is more than one member of `{group}`; name it by position (`{group}.{}`)", found[0] + 1),
+                );
+                None
+            }
+        }
+    }
+
+    /// `{result: GROUP, each: {TESTS}}` or `{result: GROUP, some: {TESTS}}`: the tests a single
+    /// delegation takes, on the fan-out's members that completed.
+    fn members_cond(
+        &mut self,
+        at: &[Seg],
+        quantifier: &str,
+        mut c: CondFile,
+        keys: &[&str],
+        scope: &Scope,
+    ) -> Cond {
+        let here = child(at, quantifier);
+        if let Some(other) = keys.iter().find(|k| **k != quantifier) {
+            self.problem(
+                key_of(at, other),
+                format!("`{other}` cannot go beside `{quantifier}`: the tests of `{quantifier}` go inside it, and the fan-out's own in a condition of their own (`all: [...]`)"),
+            );
+            return Cond::All(Vec::new());
+        }
+        let group = match c.result.as_deref().map(|n| (n, scope.get(n))) {
+            Some((_, Some((ix, r)))) if r.kind.is_group() => ix,
+            Some((name, Some(_))) => {
+                self.problem(
+                    child(at, "result"),
+                    format!("`{quantifier}` is over a fan-out's members, and `{name}` is a delegation: test it with `result: {name}` and its tests"),
+                );
+                return Cond::All(Vec::new());
+            }
+            Some((name, None)) => {
+                self.result_ref(child(at, "result"), name, scope);
+                return Cond::All(Vec::new());
+            }
+            None => {
+                self.problem(
+                    here,
+                    format!("`{quantifier}` goes with `result: GROUP`, a fan-out of this handler"),
+                );
+                return Cond::All(Vec::new());
+            }
+        };
+        let inner = if quantifier == "each" {
+            c.each.take()
+        } else {
+            c.some.take()
+        };
+        let Some(inner) = inner else {
+            return Cond::All(Vec::new());
+        };
+        let inner = *inner;
+        let present = [
+            ("outcome", inner.outcome.is_some()),
+            ("state", inner.state.is_some()),
+            ("text", inner.text.is_some()),
+            ("data", inner.data.is_some()),
+            ("all", inner.all.is_some()),
+            ("any", inner.any.is_some()),
+            ("not", inner.not.is_some()),
+            ("result", inner.result.is_some()),
+            ("input", inner.input.is_some()),
+            ("reply", inner.reply.is_some()),
+            ("completed", inner.completed.is_some()),
+            ("size", inner.size.is_some()),
+            ("each", inner.each.is_some()),
+            ("some", inner.some.is_some()),
+        ];
+        if let Some((key, _)) = present
+            .iter()
+            .find(|(k, set)| *set && !DELEGATE_TESTS.contains(k))
+        {
+            self.problem(
+                key_of(&here, key),
+                format!("`{quantifier}` holds the tests of one member: {}; `{key}` does not go inside it", list(&DELEGATE_TESTS)),
+            );
+            return Cond::All(Vec::new());
+        }
+        if !present.iter().any(|p| p.1) {
+            self.problem(
+                here.clone(),
+                format!(
+                    "`{quantifier}` needs at least one test: {}",
+                    list(&DELEGATE_TESTS)
+                ),
+            );
+        }
+        Cond::Members {
+            group,
+            every: quantifier == "each",
+            tests: self.tests(&here, inner),
+        }
+    }
+
+    /// The tests of a condition, in a fixed order.
+    fn tests(&mut self, at: &[Seg], c: CondFile) -> Vec<Test> {
         let mut out = Vec::new();
         if let Some(w) = c.outcome {
             out.push(Test::Outcome(self.outcomes(&child(at, "outcome"), &w)));
@@ -164,7 +340,7 @@ impl Loader<'_> {
         if let Some(v) = c.size {
             out.push(Test::Size(self.count_test(&child(at, "size"), "size", v)));
         }
-        Cond::Test(subject, out)
+        out
     }
 
     fn combinator(&mut self, at: &[Seg], key: &str, c: CondFile, scope: &Scope) -> Cond {

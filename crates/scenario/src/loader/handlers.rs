@@ -22,6 +22,8 @@ pub(super) struct Scope {
 pub(super) struct NamedResult {
     pub name: String,
     pub kind: ResultKind,
+    /// A fan-out's members as its `to` list names them (`None`: a discovery), for `GROUP.NAME`.
+    pub members: Vec<Option<String>>,
 }
 
 #[derive(Debug)]
@@ -234,7 +236,11 @@ impl Loader<'_> {
             );
             return Some(ix);
         }
-        scope.results.push(NamedResult { name, kind });
+        scope.results.push(NamedResult {
+            name,
+            kind,
+            members: Vec::new(),
+        });
         Some(scope.results.len() - 1)
     }
 
@@ -319,8 +325,16 @@ impl Loader<'_> {
             }
         }
         let here = child(&at, "to");
+        let mut written = Vec::new();
         let (to, members) = match f.to {
             FanTargetsFile::List(list) => {
+                written = list
+                    .iter()
+                    .map(|t| match t {
+                        TargetFile::Agent(name) => Some(name.clone()),
+                        TargetFile::Discover(_) => None,
+                    })
+                    .collect();
                 if list.is_empty() {
                     self.problem(here.clone(), "a fan-out needs at least one target in `to`");
                 }
@@ -361,6 +375,9 @@ impl Loader<'_> {
             ResultKind::FanOut(members),
             scope,
         );
+        if let Some(r) = result {
+            scope.results[r].members = written;
+        }
         FanOut {
             to,
             message,
