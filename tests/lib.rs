@@ -14,6 +14,7 @@ mod cli;
 mod cli_conventions;
 mod common;
 mod conditions;
+mod data_templates;
 mod decisions;
 mod delegation_outcomes;
 mod driver_steps;

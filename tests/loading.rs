@@ -84,7 +84,7 @@ fn handler_constructs_load_into_the_model() {
     };
     assert!(matches!(d.to, Target::Agent(0)));
     assert_eq!(
-        d.message.data.as_ref().map(|m| m["party"].clone()),
+        d.message.data().map(|m| m["party"].clone()),
         Some(json!("ACME"))
     );
     assert_eq!((d.result, d.timeout), (Some(0), Some(5)));

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use crate::delegation::{Delegation, Member, Outcome, Pending, Spec};
 use crate::ix::{Ix, ix32};
 use crate::new_task::NewTask;
+use crate::record::ErrorCode;
 use crate::scenario::*;
 use crate::scheduler::{Activity, DelegationIx};
 use crate::task::*;
@@ -161,6 +162,21 @@ impl<'s> World<'s> {
             return Member::unresolved(Outcome::Denied, Some(callee))
                 .denied_by(self.record.denials.len() - 1);
         }
+        // The data as written, or with its templates filled in; a reference without a value
+        // means the delegation cannot be made as written.
+        let data = match self.render_data(task, message.data(), message.template()) {
+            Ok(data) => data,
+            Err(missing) => {
+                let detail = format!(
+                    "`{missing}` in the data of a delegation of `{}` has no value ({}): the delegation to `{}` was not made",
+                    self.agent_name(task),
+                    task_id(task),
+                    self.record.scenario.agents[callee].name()
+                );
+                self.error(ErrorCode::TemplateMissing, detail, Some(task));
+                return Member::unresolved(Outcome::Failed, Some(callee));
+            }
+        };
         let owner = Owner {
             id: ctx.agent_id,
             tenant: ctx.tenant,
@@ -174,7 +190,7 @@ impl<'s> World<'s> {
             parent: Some(task),
             context: None,
             text: self.render(task, &message.text),
-            data: message.data.as_deref(),
+            data,
             via: Some((ix, m)),
             attempt,
             scopes: ctx.scopes,

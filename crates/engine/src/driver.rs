@@ -203,7 +203,7 @@ impl<'s> World<'s> {
             parent,
             context,
             text: Cow::Borrowed(send.text.as_str()),
-            data: send.data(),
+            data: send.data().map(Cow::Borrowed),
             via: None,
             attempt: 1,
             scopes: ctx.scopes.clone(),
@@ -306,7 +306,7 @@ impl<'s> World<'s> {
         self.reply_down(
             ix,
             Cow::Borrowed(message.text.as_str()),
-            message.data.as_deref(),
+            message.data().map(Cow::Borrowed),
         );
         self.run_until(|w| w.resolved(ix, before + 1));
         StepResult::Task {

@@ -34,7 +34,22 @@ impl<'s> World<'s> {
             // A reply like any other: when the child took its own pause from a child of its own
             // (`escalate`), it travels down that chain too.
             let text = self.render(task, &reply.text);
-            self.reply_down(child, text, reply.data.as_deref());
+            match self.render_data(task, reply.data(), reply.template()) {
+                Ok(data) => self.reply_down(child, text, data),
+                Err(missing) => {
+                    let detail = format!(
+                        "`{missing}` in the data of a scripted reply of `{}` has no value ({}): the reply was not sent",
+                        self.agent_name(task),
+                        task_id(task)
+                    );
+                    self.error(
+                        crate::record::ErrorCode::TemplateMissing,
+                        detail,
+                        Some(task),
+                    );
+                    self.fail(task, format!("handler bug: `{missing}` has no value"));
+                }
+            }
             return Next::Stop;
         }
         // Escalate: take the child's pause, with its latest status message, and wait for the owner.
@@ -67,7 +82,7 @@ impl<'s> World<'s> {
 
     /// A reply joins the task's messages (no state change, no tick) and opens a call for the
     /// resumed handler.
-    fn deliver(&mut self, task: TaskIx, text: Cow<'s, str>, data: Option<&'s DataMap>) {
+    fn deliver(&mut self, task: TaskIx, text: Cow<'s, str>, data: Option<Cow<'s, DataMap>>) {
         let message = self.message(Role::User, text, data);
         let t = &mut self.record.tasks[task];
         t.messages.push(message);
@@ -83,9 +98,9 @@ impl<'s> World<'s> {
         &mut self,
         task: TaskIx,
         text: Cow<'s, str>,
-        data: Option<&'s DataMap>,
+        data: Option<Cow<'s, DataMap>>,
     ) {
-        self.deliver(task, text.clone(), data);
+        self.deliver(task, text.clone(), data.clone());
         let mut at = task;
         while std::mem::take(&mut self.runs[at].escalated) {
             let Some(ix) = self.runs[at].waiting_on.map(Ix::get) else {
@@ -103,7 +118,7 @@ impl<'s> World<'s> {
             if let Err(refused) = self.reply_token(at, child) {
                 return self.reply_refused(at, ix, child, refused);
             }
-            self.deliver(child, text.clone(), data);
+            self.deliver(child, text.clone(), data.clone());
             at = child;
         }
         let clock = self.clock();

@@ -71,7 +71,9 @@ impl<'s> World<'s> {
             && self.record.tasks[task].messages.len() > messages
         {
             // The engine's data lives as long as the run; a report borrows it.
-            self.record.message_data.push(Box::leak(Box::new(data)));
+            self.record
+                .message_data
+                .push(crate::task::DataRef::Owned(Box::new(data)));
             let ix = crate::ix::Ix::new(self.record.message_data.len() - 1);
             self.record.tasks[task].messages[messages].data = Some(ix);
         }

@@ -93,9 +93,19 @@ impl<'s> World<'s> {
                 Next::Again
             }
             HandlerStep::Artifact(spec) if spec.from.is_empty() => {
+                let data =
+                    match self.render_data(task, spec.data.as_ref(), spec.data_template.as_ref()) {
+                        Ok(data) => data,
+                        Err(missing) => return self.template_missing(task, n, &missing),
+                    };
                 self.record.ids.artifact += 1;
                 let text = spec.text.as_ref().map(|t| self.render(task, t));
-                let artifact = Artifact::scripted(self.record.ids.artifact, spec, text);
+                let artifact = Artifact::new(
+                    self.record.ids.artifact,
+                    spec.name.as_deref(),
+                    text,
+                    data.map(DataRef::from),
+                );
                 self.add_artifact(task, artifact);
                 Next::Again
             }
@@ -127,6 +137,22 @@ impl<'s> World<'s> {
         t.artifacts.push(artifact);
         let ix = t.artifacts.len() - 1;
         self.event(task, EventKind::Artifact(ix));
+    }
+
+    /// A reference of a data template without a value: the error `template_missing`, and the task
+    /// fails (its handler cannot go on as written).
+    fn template_missing(&mut self, task: TaskIx, n: usize, missing: &str) -> Next {
+        let detail = format!(
+            "`{missing}` in the data of handler step {n} of `{}` has no value ({})",
+            self.agent_name(task),
+            task_id(task),
+        );
+        self.error(ErrorCode::TemplateMissing, detail, Some(task));
+        self.fail(
+            task,
+            format!("handler bug: `{missing}` has no value (handler step {n})"),
+        );
+        Next::Stop
     }
 
     /// The script is over: a task not paused or terminal is a handler bug, failed so that nobody
@@ -178,6 +204,31 @@ impl<'s> World<'s> {
             }
         });
         Cow::Owned(rendered.into_owned())
+    }
+
+    /// Data as written, or with its templates filled in from what `task` knows; the first
+    /// reference without a value, as written, when one has none.
+    pub(crate) fn render_data(
+        &self,
+        task: TaskIx,
+        data: Option<&'s DataMap>,
+        template: Option<&'s crate::template::DataTemplate>,
+    ) -> Result<Option<Cow<'s, DataMap>>, String> {
+        let (Some(data), Some(template)) = (data, template) else {
+            return Ok(data.map(Cow::Borrowed));
+        };
+        template
+            .render(data, |s| match s {
+                Subject::Result(r) => self.merged_results(task, &[r]),
+                _ => {
+                    let f = self.facts(task, s);
+                    (
+                        f.text.map(|t| Cow::Owned(t.into_owned())),
+                        f.data.map(|d| Cow::Owned(d.into_owned())),
+                    )
+                }
+            })
+            .map(|d| Some(Cow::Owned(d)))
     }
 
     fn facts(&self, task: TaskIx, subject: Subject) -> Facts<'_> {

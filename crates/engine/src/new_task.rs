@@ -20,7 +20,7 @@ pub(crate) struct NewTask<'s> {
     /// `None`: mint a fresh `ctx-N`.
     pub context: Option<Context<'s>>,
     pub text: Cow<'s, str>,
-    pub data: Option<&'s DataMap>,
+    pub data: Option<Cow<'s, DataMap>>,
     /// The delegation creating it, and its member number there.
     pub via: Option<(DelegationIx, usize)>,
     pub attempt: u32,

@@ -51,6 +51,81 @@ pub enum Part {
     Ref(Subject, Field),
 }
 
+/// The templates among a `data` mapping's strings (`templates: true`): where each sits (object
+/// keys and list indexes from the mapping's root) and its pieces. A string that is exactly one
+/// reference takes the referenced value with its type; any other is rendered as a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataTemplate {
+    pub slots: Box<[(Vec<String>, Text)]>,
+}
+
+impl DataTemplate {
+    /// The mapping as written with each template filled in, or the first reference that has no
+    /// value (an absent subject, no data, no such path), as written.
+    pub fn render<'t>(
+        &'t self,
+        written: &DataMap,
+        mut subject: impl FnMut(Subject) -> (Option<Cow<'t, str>>, Option<Cow<'t, DataMap>>),
+    ) -> Result<DataMap, String> {
+        let mut out = written.clone();
+        for (path, text) in self.slots.iter() {
+            let value = match text.parts() {
+                [Part::Ref(s, field)] => match resolve(&mut subject, *s, field) {
+                    Some(v) => v,
+                    None => return Err(text.as_str().to_string()),
+                },
+                parts => {
+                    let mut rendered = String::new();
+                    for part in parts {
+                        match part {
+                            Part::Literal(l) => rendered.push_str(l),
+                            Part::Ref(s, field) => match resolve(&mut subject, *s, field) {
+                                Some(Value::String(v)) => rendered.push_str(&v),
+                                Some(v) => rendered.push_str(&v.to_string()),
+                                None => return Err(text.as_str().to_string()),
+                            },
+                        }
+                    }
+                    Value::String(rendered)
+                }
+            };
+            if let Some(slot) = slot_mut(&mut out, path) {
+                *slot = value;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The value a reference takes: a text as a string, a data path's value (the whole data for an
+/// empty path); `None` when there is none.
+fn resolve<'t>(
+    subject: &mut impl FnMut(Subject) -> (Option<Cow<'t, str>>, Option<Cow<'t, DataMap>>),
+    s: Subject,
+    field: &Field,
+) -> Option<Value> {
+    let (text, data) = subject(s);
+    match field {
+        Field::Text => text.map(|t| Value::String(t.into_owned())),
+        Field::Data(path) if path.is_empty() => data.map(|d| Value::Object(d.into_owned())),
+        Field::Data(path) => data.and_then(|d| lookup(&d, path).cloned()),
+    }
+}
+
+/// The value at `path` inside `map`.
+fn slot_mut<'m>(map: &'m mut DataMap, path: &[String]) -> Option<&'m mut Value> {
+    let (first, rest) = path.split_first()?;
+    let mut at = map.get_mut(first)?;
+    for key in rest {
+        at = match at {
+            Value::Object(o) => o.get_mut(key)?,
+            Value::Array(a) => a.get_mut(key.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
 /// What a reference takes of its subject.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Field {
@@ -118,6 +193,11 @@ impl Text {
                 }
                 Part::Ref(s, Field::Data(path)) => {
                     if let Some(d) = subject(*s).1 {
+                        if path.is_empty() {
+                            // The whole data, as compact JSON.
+                            out.push_str(&Value::Object(d.into_owned()).to_string());
+                            continue;
+                        }
                         match lookup(&d, path) {
                             Some(Value::String(v)) => out.push_str(v),
                             Some(v) => out.push_str(&v.to_string()),

@@ -235,11 +235,11 @@ impl<'s> World<'s> {
         &mut self,
         role: Role,
         text: Cow<'s, str>,
-        data: Option<&'s DataMap>,
+        data: Option<Cow<'s, DataMap>>,
     ) -> Message<'s> {
         let id = self.next_message_id();
         let data = data.map(|d| {
-            self.record.message_data.push(d);
+            self.record.message_data.push(crate::task::DataRef::from(d));
             Ix::new(self.record.message_data.len() - 1)
         });
         Message::new(id, role, text, data)

@@ -160,10 +160,7 @@ pub(super) fn message_spec(message: &Value) -> Result<MessageSpec, Failure> {
             }
         }
     }
-    Ok(MessageSpec {
-        text: text.join("\n").into(),
-        data: data.map(Box::new),
-    })
+    Ok(MessageSpec::new(text.join("\n").into(), data))
 }
 
 /// Every whole number held as a float (`20000.0`) as an integer; other values unchanged.

@@ -220,6 +220,7 @@ fn failure_of(errors: &[ErrorRecord]) -> Failure {
         ErrorCode::AgentUnavailable => FailureKind::Unavailable,
         ErrorCode::IllegalTransition
         | ErrorCode::HandlerIncomplete
+        | ErrorCode::TemplateMissing
         | ErrorCode::AgentExited
         | ErrorCode::AgentTimeout
         | ErrorCode::ProtocolError => FailureKind::Internal,

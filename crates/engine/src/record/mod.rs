@@ -75,7 +75,7 @@ pub struct Record<'s> {
     pub(crate) alias_tasks: Vec<Option<Ix>>,
     /// The data of the messages that have some, in the order they were stored (see
     /// [`World::message_data`]).
-    pub(crate) message_data: Vec<&'s DataMap>,
+    pub(crate) message_data: Vec<crate::task::DataRef<'s>>,
     /// Every delegation and fan-out a handler made, in the order they were made.
     pub delegations: Vec<Delegation<'s>>,
     /// The verified token of the caller that created each task, for tasks created by one.
@@ -105,8 +105,8 @@ impl<'s> Record<'s> {
     }
 
     /// A stored message's data, if it has some.
-    pub fn message_data(&self, m: &Message) -> Option<&'s DataMap> {
-        m.data.map(|d| self.message_data[d.get()])
+    pub fn message_data(&self, m: &Message) -> Option<&DataMap> {
+        m.data.map(|d| &*self.message_data[d.get()])
     }
 
     /// The task an alias's send created, if it created one.

@@ -23,6 +23,8 @@ pub struct ArtifactSpec {
     pub name: Option<String>,
     pub text: Option<Text>,
     pub data: Option<DataMap>,
+    /// The templates among the data's strings (`templates: true`).
+    pub data_template: Option<crate::template::DataTemplate>,
     /// `from`: made of these results (then `text` and `data` are absent).
     pub from: Vec<ResultIx>,
 }
@@ -121,5 +123,50 @@ pub enum Target {
 pub struct MessageSpec {
     pub text: Text,
     /// Boxed: most messages have none, and every step carried its room (72 bytes).
-    pub data: Option<Box<DataMap>>,
+    data: Option<Box<MessageData>>,
+}
+
+/// A message's data as written, and the templates among its strings (`templates: true`).
+#[derive(Debug)]
+struct MessageData {
+    map: DataMap,
+    template: Option<crate::template::DataTemplate>,
+}
+
+impl MessageSpec {
+    /// A message of this text and data.
+    pub fn new(text: Text, data: Option<DataMap>) -> MessageSpec {
+        MessageSpec {
+            text,
+            data: data.map(|map| {
+                Box::new(MessageData {
+                    map,
+                    template: None,
+                })
+            }),
+        }
+    }
+
+    /// With the templates among its data's strings.
+    pub fn with_template(mut self, template: Option<crate::template::DataTemplate>) -> Self {
+        if let Some(d) = &mut self.data {
+            d.template = template.filter(|t| !t.slots.is_empty());
+        }
+        self
+    }
+
+    /// Its text and its data as written.
+    pub fn into_parts(self) -> (Text, Option<DataMap>) {
+        (self.text, self.data.map(|d| d.map))
+    }
+
+    /// Its data as written.
+    pub fn data(&self) -> Option<&DataMap> {
+        self.data.as_deref().map(|d| &d.map)
+    }
+
+    /// The templates among its data's strings, if any.
+    pub fn template(&self) -> Option<&crate::template::DataTemplate> {
+        self.data.as_deref().and_then(|d| d.template.as_ref())
+    }
 }

@@ -104,7 +104,8 @@ pub struct SendParts {
 
 impl From<SendParts> for Send {
     fn from(p: SendParts) -> Self {
-        let MessageSpec { text, data } = p.message;
+        let (text, data) = p.message.into_parts();
+        let data = data.map(Box::new);
         let extras = (data.is_some()
             || p.push.is_some()
             || !matches!(p.context, ContextSpec::Fresh))
@@ -218,10 +219,7 @@ mod tests {
             stream: true,
             caller: 3,
             to: Target::Agent(1),
-            message: MessageSpec {
-                text: Text::from("hi"),
-                data: None,
-            },
+            message: MessageSpec::new(Text::from("hi"), None),
             alias: Some(70_000),
             push,
             context,
@@ -264,10 +262,7 @@ mod tests {
             stream: false,
             caller: 0,
             to: Target::Agent(0),
-            message: MessageSpec {
-                text: Text::from("pay"),
-                data: Some(Box::new(data)),
-            },
+            message: MessageSpec::new(Text::from("pay"), Some(data)),
             alias: None,
             push: None,
             context: ContextSpec::Fresh,

@@ -179,10 +179,15 @@ impl Loader<'_> {
             .text
             .filter(|t| !t.is_empty())
             .map(|t| self.text(child(&at, "text"), t, scope));
+        let data = a.data.filter(|d| !d.is_empty());
+        let data_template = data
+            .as_ref()
+            .and_then(|d| self.data_template(&child(&at, "data"), d, scope));
         ArtifactSpec {
             name: a.name,
             text,
-            data: a.data.filter(|d| !d.is_empty()),
+            data,
+            data_template,
             from,
         }
     }

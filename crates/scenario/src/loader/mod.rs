@@ -516,10 +516,10 @@ impl Loader<'_> {
 
     fn message(&mut self, at: &[Seg], text: String, data: Option<Box<DataMap>>) -> MessageSpec {
         self.non_empty_text(Child(at, "text"), &text);
-        MessageSpec {
-            text: Text::plain(text),
-            data: data.filter(|d| !d.is_empty()),
-        }
+        MessageSpec::new(
+            Text::plain(text),
+            data.filter(|d| !d.is_empty()).map(|d| *d),
+        )
     }
 }
 

@@ -6,14 +6,14 @@ use crate::diagnostic::with_hint;
 use crate::yaml::Seg;
 use engine::conditions::Subject;
 use engine::scenario::*;
-use engine::template::{Field, Part};
+use engine::template::{DataTemplate, Field, Part};
 
 use super::conditions::parse_data_path;
 use super::handlers::Scope;
 use super::{Loader, child};
 
 /// The references a template may make, for messages.
-const FORMS: &str = "`input.text`, `input.data.PATH`, `reply.text`, `reply.data.PATH`, `result.NAME.text` or `result.NAME.data.PATH`";
+const FORMS: &str = "`input.text`, `input.data`, `input.data.PATH`, `reply.text`, `reply.data.PATH`, `result.NAME.text`, `result.NAME.data` or `result.NAME.data.PATH`";
 
 impl Loader<'_> {
     /// A text of a handler step at `at`: a template when the agent's file opted in.
@@ -39,10 +39,66 @@ impl Loader<'_> {
         scope: &Scope,
     ) -> MessageSpec {
         self.non_empty_text(child(at, "text"), &text);
-        MessageSpec {
-            text: self.text(child(at, "text"), text, scope),
-            data: data.filter(|d| !d.is_empty()).map(Box::new),
+        let data = data.filter(|d| !d.is_empty());
+        let template = data
+            .as_ref()
+            .and_then(|d| self.data_template(&child(at, "data"), d, scope));
+        MessageSpec::new(self.text(child(at, "text"), text, scope), data).with_template(template)
+    }
+
+    /// The templates among a handler's `data` strings, when the agent's file opted in: each
+    /// string parsed like a handler text (its problems located at the string), `None` when no
+    /// string references anything.
+    pub(super) fn data_template(
+        &mut self,
+        at: &[Seg],
+        data: &DataMap,
+        scope: &Scope,
+    ) -> Option<DataTemplate> {
+        if !self.templates {
+            return None;
         }
+        let mut slots = Vec::new();
+        let mut stack: Vec<(Vec<String>, &serde_json::Value)> = data
+            .iter()
+            .rev()
+            .map(|(k, v)| (vec![k.clone()], v))
+            .collect();
+        while let Some((path, value)) = stack.pop() {
+            match value {
+                serde_json::Value::String(s) if s.contains("{{") => {
+                    let mut here = at.to_vec();
+                    here.extend(path.iter().map(|p| Seg::from(p.as_str())));
+                    match parse(s, scope) {
+                        Ok(parts) => {
+                            let text = Text::template(s.clone(), parts);
+                            if !text.parts().is_empty() {
+                                slots.push((path, text));
+                            }
+                        }
+                        Err(message) => self.problem(here, message),
+                    }
+                }
+                serde_json::Value::Object(o) => {
+                    for (k, v) in o.iter().rev() {
+                        let mut p = path.clone();
+                        p.push(k.clone());
+                        stack.push((p, v));
+                    }
+                }
+                serde_json::Value::Array(a) => {
+                    for (i, v) in a.iter().enumerate().rev() {
+                        let mut p = path.clone();
+                        p.push(i.to_string());
+                        stack.push((p, v));
+                    }
+                }
+                _ => {}
+            }
+        }
+        (!slots.is_empty()).then(|| DataTemplate {
+            slots: slots.into_boxed_slice(),
+        })
     }
 }
 
@@ -104,7 +160,7 @@ fn reference_of(reference: &str, scope: &Scope) -> Result<(Subject, Field), Stri
             .enumerate()
             .filter(|(_, r)| {
                 rest.strip_prefix(r.name.as_str())
-                    .is_some_and(|f| f == ".text" || f.starts_with(".data."))
+                    .is_some_and(|f| f == ".text" || f == ".data" || f.starts_with(".data."))
             })
             .max_by_key(|(_, r)| r.name.len());
         let Some((ix, r)) = named else {
@@ -123,6 +179,9 @@ fn reference_of(reference: &str, scope: &Scope) -> Result<(Subject, Field), Stri
     };
     let field = if rest == "text" {
         Field::Text
+    } else if rest == "data" {
+        // The whole data (in a data template, the object itself).
+        Field::Data(Vec::new())
     } else if let Some(path) = rest.strip_prefix("data.") {
         Field::Data(
             parse_data_path(path)

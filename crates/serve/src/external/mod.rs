@@ -481,7 +481,7 @@ impl Pump {
                 message,
             } if external_task(&self.world, *caller, task).is_some() => {
                 if let Some(task) = self.run_step(step) {
-                    self.send(task, message.text.as_str(), message.data.as_deref(), false);
+                    self.send(task, message.text.as_str(), message.data(), false);
                 }
             }
             _ => {
