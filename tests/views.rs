@@ -355,7 +355,7 @@ fn html_marks_links_decisions_pushes_and_denials() {
         &page[page.find("push of").unwrap()..][..120]
     );
     let (_, page) = bundled("admission-denials.yaml");
-    let crosses = page.matches(">✕<title>step ").count();
+    let crosses = page.matches(">✕<title>t").count();
     assert_eq!(crosses, 8);
     assert!(page.contains(
         "rogue-agent → sanctions-screener denied: cycle, depth, tenant, classification, scope"
@@ -420,4 +420,38 @@ steps:
     // task-1 (open) and task-4 on a: two rows; task-2 and task-3 on b: one row.
     assert_ne!(y_of("task-1"), y_of("task-4"));
     assert_eq!(y_of("task-2"), y_of("task-3"));
+}
+
+#[test]
+fn refused_attempts_are_drawn_where_they_happened_and_marks_never_share_a_spot() {
+    // screener-outage: the payments agent's delegation is refused three times by the outage
+    // before its fourth attempt gets through.
+    let (diagram, page) = bundled("screener-outage.yaml");
+    for (tick, attempt) in [(2, 1), (3, 2), (5, 3)] {
+        let line = format!("[t{tick}] delegate refused (attempt {attempt}): unavailable");
+        assert!(diagram.contains(&line), "{line} not in\n{diagram}");
+        let title = format!(
+            "t{tick} payments-agent (task-1) → sanctions-screener refused (attempt {attempt}): unavailable"
+        );
+        assert!(page.contains(&title), "{title}");
+    }
+    assert!(page.contains("⊘ refused</span>"));
+    // admission-denials: every mark of a lane's strip at its own x, at least a mark apart.
+    let (_, page) = bundled("admission-denials.yaml");
+    let mut spots: Vec<(String, f64)> = Vec::new();
+    for piece in page.split("<text class=\"mark refusal\" x=\"").skip(1) {
+        let x: f64 = piece[..piece.find('"').unwrap()].parse().unwrap();
+        let y = &piece[piece.find("y=\"").unwrap() + 3..];
+        let y = y[..y.find('"').unwrap()].to_string();
+        spots.push((y, x));
+    }
+    assert_eq!(spots.len(), 8);
+    for (i, a) in spots.iter().enumerate() {
+        for b in &spots[i + 1..] {
+            assert!(
+                a.0 != b.0 || (a.1 - b.1).abs() >= 12.0,
+                "{a:?} and {b:?} overlap"
+            );
+        }
+    }
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # HTML conformance: every bundled scenario's `run --format html` page (and a generated one of
 # about 100 tasks) is loaded in a real headless Chromium from file://, with no network: it must
-# load without a console message, an uncaught exception or a failed request, and its timeline
-# must be in the DOM. A screenshot of each page is kept as a CI artefact.
+# load without a console message, an uncaught exception or a failed request, its timeline
+# must be in the DOM, and no two of its marks (denials and refusals, decisions, pushes) may have
+# boxes that intersect as the browser lays them out. A screenshot of each page is kept as a CI artefact.
 #
 #   conformance/html/run.sh
 #
@@ -22,7 +23,7 @@ trap 'rm -rf "$profile"' EXIT
 
 # A trap for errors, put first in <head> of a copy of each page (the page itself has no script):
 # whatever goes wrong is written into the DOM, and the load event marks the page as loaded.
-trap_js='<script>(function(){var d=document.documentElement,n=function(m){d.setAttribute("data-errors",(d.getAttribute("data-errors")||"")+m+"|")};window.addEventListener("error",function(e){n("error: "+(e.message||(e.target&&e.target.outerHTML)))},true);window.addEventListener("unhandledrejection",function(e){n("rejection: "+e.reason)});["error","warn"].forEach(function(k){var f=console[k];console[k]=function(){n(k+": "+Array.prototype.join.call(arguments," "));return f.apply(console,arguments)}});window.addEventListener("load",function(){d.setAttribute("data-loaded","1")})})()</script>'
+trap_js='<script>(function(){var d=document.documentElement,n=function(m){d.setAttribute("data-errors",(d.getAttribute("data-errors")||"")+m+"|")};window.addEventListener("error",function(e){n("error: "+(e.message||(e.target&&e.target.outerHTML)))},true);window.addEventListener("unhandledrejection",function(e){n("rejection: "+e.reason)});["error","warn"].forEach(function(k){var f=console[k];console[k]=function(){n(k+": "+Array.prototype.join.call(arguments," "));return f.apply(console,arguments)}});window.addEventListener("load",function(){var m=[].slice.call(document.querySelectorAll("svg > text.mark, svg > g, svg > path[fill=\"#0f172a\"]")),b=m.map(function(e){return e.getBoundingClientRect()}),i,j,x,y;for(i=0;i<b.length;i++)for(j=i+1;j<b.length;j++){x=Math.min(b[i].right,b[j].right)-Math.max(b[i].left,b[j].left);y=Math.min(b[i].bottom,b[j].bottom)-Math.max(b[i].top,b[j].top);if(x>0.5&&y>0.5)n("overlap: "+m[i].textContent.slice(0,40)+" / "+m[j].textContent.slice(0,40))}});window.addEventListener("load",function(){d.setAttribute("data-loaded","1")})})()</script>'
 
 trap_file="$profile/trap.html"
 printf '%s\n' "$trap_js" >"$trap_file"
@@ -73,6 +74,14 @@ if [ -z "$(check selftest-broken)" ]; then
   exit 1
 fi
 echo "ok the check rejects a broken page"
+# ...and a page with two marks drawn over each other.
+sed 's|</svg>|<text class="mark" x="300" y="20">✕</text><text class="mark" x="302" y="21">✕</text></svg>|' \
+  "$out/payment-decision.html" >"$out/selftest-overlap.html"
+if ! check selftest-overlap | grep -q '^data-errors=.*overlap: '; then
+  echo "FAIL the check passed a page with two marks over each other"
+  exit 1
+fi
+echo "ok the check rejects marks over each other"
 
 failed=0
 for stem in "${pages[@]}"; do

@@ -5,9 +5,10 @@
 use std::borrow::Cow;
 
 use crate::delegation::{Delegation, Member, Outcome, Pending, Spec};
+use crate::faults::Refusal;
 use crate::ix::{Ix, ix32};
 use crate::new_task::NewTask;
-use crate::record::ErrorCode;
+use crate::record::{ErrorCode, RefusedAttempt, RefusedWhy};
 use crate::scenario::*;
 use crate::scheduler::{Activity, DelegationIx};
 use crate::task::*;
@@ -149,18 +150,23 @@ impl<'s> World<'s> {
         // An unavailable agent is refused before admission: no denial, no task, no tick.
         if self.is_unavailable(callee) {
             self.unavailable(ctx.agent_id, callee);
+            let how = self.session.last_refusal.unwrap_or(Refusal::Unavailable);
+            self.refused_attempt(task, callee, (ix, m), attempt, RefusedWhy::Fault(how));
             return Member::unresolved(Outcome::Unavailable, Some(callee));
         }
         // Then the callee verifies the token the platform minted for this hop.
         let (ctx, token) = match self.nested_token(task, ctx, callee, "delegation") {
             Ok(verified) => verified,
             Err(refused) => {
+                let why = self.record.token_refusals[refused].clone();
+                self.refused_attempt(task, callee, (ix, m), attempt, RefusedWhy::Token(why));
                 return Member::unresolved(Outcome::Denied, Some(callee)).refused_by(refused);
             }
         };
         if self.refused(&ctx, callee).is_some() {
-            return Member::unresolved(Outcome::Denied, Some(callee))
-                .denied_by(self.record.denials.len() - 1);
+            let denial = self.record.denials.len() - 1;
+            self.refused_attempt(task, callee, (ix, m), attempt, RefusedWhy::Denied(denial));
+            return Member::unresolved(Outcome::Denied, Some(callee)).denied_by(denial);
         }
         // The data as written, or with its templates filled in; a reference without a value
         // means the delegation cannot be made as written.
@@ -201,6 +207,27 @@ impl<'s> World<'s> {
             self.record.caller_tokens.insert(child, vt);
         }
         Member::created(child, callee)
+    }
+
+    /// Keeps one attempt that made no task, at the clock now, for the views.
+    fn refused_attempt(
+        &mut self,
+        task: TaskIx,
+        callee: AgentIx,
+        (delegation, member): (DelegationIx, usize),
+        attempt: u32,
+        why: RefusedWhy,
+    ) {
+        let tick = self.clock();
+        self.record.refused_attempts.push(RefusedAttempt {
+            tick,
+            task,
+            callee,
+            delegation,
+            attempt,
+            member: crate::ix::ix32(member),
+            why,
+        });
     }
 
     fn no_candidate(&mut self, task: TaskIx, tags: &[crate::symbols::Sym]) {

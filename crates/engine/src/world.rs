@@ -208,6 +208,7 @@ impl<'s> World<'s> {
                 delegations: Vec::new(),
                 caller_tokens: std::collections::BTreeMap::new(),
                 token_refusals: Vec::new(),
+                refused_attempts: Vec::new(),
                 served: Vec::new(),
                 steps_forgotten: 0,
             },

@@ -4,8 +4,9 @@
 use serde_json::{Value, json};
 
 use crate::engine::delegation::Spec;
+use crate::engine::faults::Refusal;
 use crate::engine::program::{Op, compile};
-use crate::engine::record::ErrorCode;
+use crate::engine::record::{ErrorCode, RefusedWhy};
 use crate::engine::scenario::HandlerStep;
 use crate::engine::task::{Branch, TaskIx, task_id};
 use crate::engine::world::World;
@@ -227,6 +228,39 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                                 )
                             })
                             .collect();
+                        // The attempts that made no task, each where it happened, first.
+                        for r in world.refused_attempts.iter().filter(|r| r.delegation == d) {
+                            let why = match &r.why {
+                                RefusedWhy::Fault(Refusal::Unavailable) => "unavailable".into(),
+                                RefusedWhy::Fault(Refusal::HttpError(status)) => {
+                                    format!("HTTP {status}")
+                                }
+                                RefusedWhy::Fault(Refusal::Reset) => "connection reset".into(),
+                                RefusedWhy::Token(why) => format!("token refused: {why}"),
+                                RefusedWhy::Denied(k) => {
+                                    let codes: Vec<&str> = world.denials[*k]
+                                        .denials
+                                        .iter()
+                                        .map(|x| x.code.as_str())
+                                        .collect();
+                                    format!("denied: {}", codes.join(", "))
+                                }
+                            };
+                            let callee = s.agents[r.callee].name();
+                            let member = match dl.spec {
+                                Spec::FanOut(_) => format!(" member {}", r.member + 1),
+                                Spec::Delegate(_) => String::new(),
+                            };
+                            push(
+                                json!({"tick": r.tick, "handler_step": n, "event": "refused", "attempt": r.attempt, "member": r.member + 1, "callee": callee, "why": why}),
+                                format!(
+                                    "  tick {:>3}  step {n}: {kind}{member} attempt {} → {callee} refused: {why}",
+                                    r.tick, r.attempt
+                                ),
+                                &mut text,
+                                &mut path,
+                            );
+                        }
                         let outcome = dl.outcome.map(|o| o.as_str());
                         let on_error = match dl.on_error() {
                             crate::engine::scenario::OnError::Fail => "fail",

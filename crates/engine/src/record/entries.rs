@@ -41,6 +41,32 @@ impl ErrorRecord {
     }
 }
 
+/// One attempt of a delegation (or one fan-out member) that created no task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedAttempt {
+    pub tick: u64,
+    /// The delegating task.
+    pub task: TaskIx,
+    pub callee: AgentIx,
+    /// The delegation (an index into `Record::delegations`), the attempt (1 first) and the
+    /// member (0 for a delegate; a fan-out's member by position).
+    pub delegation: usize,
+    pub attempt: u32,
+    pub member: u32,
+    pub why: RefusedWhy,
+}
+
+/// Why an attempt made no task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefusedWhy {
+    /// A fault refused it, as it says (`unavailable`, `http_error`, `reset`, a crash).
+    Fault(crate::faults::Refusal),
+    /// The callee refused the token minted for the hop: the check that failed.
+    Token(String),
+    /// Admission denied it: an index into `Record::denials`.
+    Denied(usize),
+}
+
 #[derive(Debug, Clone)]
 pub struct DenialRecord {
     /// See [`DenialRecord::step`].

@@ -82,6 +82,10 @@ pub struct Record<'s> {
     pub caller_tokens: BTreeMap<TaskIx, VerifiedToken>,
     /// The check that failed, for each nested token a callee refused (a member's `refused`).
     pub(crate) token_refusals: Vec<String>,
+    /// Every attempt of a handler's delegation that made no task — refused by a fault, its token
+    /// refused, denied — with its tick, in the order they happened: what the views draw (a
+    /// delegation keeps only its last attempt's members).
+    pub refused_attempts: Vec<RefusedAttempt>,
     /// Requests a server session ran as steps after the scenario's own (`serve`; empty in `run`).
     pub served: Vec<&'s Step>,
     /// How many of the oldest steps a server session wrote out and dropped: `steps` and `served`

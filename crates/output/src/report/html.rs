@@ -11,7 +11,9 @@ use crate::report::handler_steps::when_at;
 pub use crate::report::html_text::esc;
 use crate::report::html_text::{COLOURS, colour};
 use crate::report::mermaid::step_anchors;
-use engine::record::Record;
+use engine::faults::Refusal;
+use engine::record::{ErrorCode, Record, RefusedWhy, StepResult};
+use engine::scenario::{Step, Target};
 use engine::task::{Task, task_id};
 
 const GUTTER: f64 = 190.0;
@@ -19,6 +21,12 @@ const ROW: f64 = 22.0;
 const BAR: f64 = 14.0;
 const LANE_PAD: f64 = 8.0;
 const AXIS: f64 = 28.0;
+/// The strip at the top of a lane that holds its refusal marks (denied, refused requests), so
+/// that they never sit on a bar, a decision or a push.
+const STRIP: f64 = 18.0;
+/// The width a lane mark takes, and the gap kept between any two marks of one band.
+const MARK_W: f64 = 12.0;
+const MARK_GAP: f64 = 2.0;
 
 /// Writes the page.
 pub fn write(record: &Record, out: &mut dyn std::io::Write) -> std::io::Result<()> {
@@ -61,7 +69,20 @@ pub fn render(record: &Record) -> String {
     for (state, c) in COLOURS {
         let _ = write!(out, "<span><i style=\"background:{c}\"></i>{state}</span>");
     }
-    out.push_str("<span>◆ decision</span><span>▼ push</span><span style=\"color:#dc2626\">✕ denial</span></div>\n");
+    out.push_str(
+        "<span>◆ decision</span><span>▼ push</span><span style=\"color:#dc2626\">✕ denial</span>",
+    );
+    if !record.refused_attempts.is_empty()
+        || record.errors.iter().any(|e| {
+            matches!(
+                e.code,
+                ErrorCode::AgentUnavailable | ErrorCode::Unauthenticated
+            )
+        })
+    {
+        out.push_str("<span style=\"color:#ea580c\">⊘ refused</span>");
+    }
+    out.push_str("</div>\n");
     timeline(record, &mut out);
     out.push_str(
         "<p class=\"hint\">Hover a bar for the task's history; click it for its tables.</p>\n",
@@ -80,6 +101,8 @@ struct Layout {
     place: Vec<(usize, usize)>,
     /// The y of each lane's top.
     lane_y: Vec<f64>,
+    /// Whether each lane has a strip of refusal marks above its rows.
+    strip: Vec<bool>,
     height: f64,
     ticks: u64,
     px: f64,
@@ -112,15 +135,20 @@ impl Layout {
             rows[r] = end;
             place.push((l, r));
         }
-        for d in &record.denials {
-            lane(d.callee(), &mut lanes);
+        let marked: Vec<usize> = lane_marks(record, anchors)
+            .iter()
+            .map(|m| lane(m.agent, &mut lanes))
+            .collect();
+        let mut strip = vec![false; lanes.len()];
+        for l in marked {
+            strip[l] = true;
         }
         let mut lane_y = Vec::with_capacity(lanes.len());
         let mut y = AXIS;
         for (l, entry) in lanes.iter_mut().enumerate() {
             entry.1 = row_ends.get(l).map_or(0, Vec::len).max(1);
             lane_y.push(y);
-            y += entry.1 as f64 * ROW + 2.0 * LANE_PAD;
+            y += entry.1 as f64 * ROW + 2.0 * LANE_PAD + if strip[l] { STRIP } else { 0.0 };
         }
         let last = record
             .tasks
@@ -138,6 +166,7 @@ impl Layout {
             lanes,
             place,
             lane_y,
+            strip,
             height: y + 4.0,
             ticks,
             px,
@@ -151,7 +180,131 @@ impl Layout {
     /// The centre line of a task's bar.
     fn y(&self, task: usize) -> f64 {
         let (l, r) = self.place[task];
-        self.lane_y[l] + LANE_PAD + r as f64 * ROW + ROW / 2.0
+        self.rows_y(l) + LANE_PAD + r as f64 * ROW + ROW / 2.0
+    }
+
+    /// Where a lane's rows begin: below its strip of marks, if it has one.
+    fn rows_y(&self, l: usize) -> f64 {
+        self.lane_y[l] + if self.strip[l] { STRIP } else { 0.0 }
+    }
+}
+
+/// A refusal drawn in its callee's lane: a denial (✕) or a request refused by a fault or for its
+/// token (⊘), at the tick it happened.
+struct LaneMark {
+    agent: usize,
+    tick: u64,
+    denied: bool,
+    title: String,
+}
+
+/// Every refusal to draw: the driver's denied steps at their step's tick; each delegation
+/// attempt that made no task (denied, refused by a fault, its token refused) at its own tick;
+/// each driver request a fault or a token check refused, at its step's tick.
+fn lane_marks(record: &Record, anchors: &[(u64, u8)]) -> Vec<LaneMark> {
+    let s = record.scenario;
+    let mut marks = Vec::new();
+    let step_tick = |step: usize| {
+        step.checked_sub(1)
+            .and_then(|i| anchors.get(i))
+            .map_or(0, |a| a.0)
+    };
+    // Denials of delegations: their tick is their attempt's.
+    let mut nested = std::collections::BTreeMap::new();
+    for r in &record.refused_attempts {
+        if let RefusedWhy::Denied(d) = r.why {
+            nested.insert(d, r.tick);
+        }
+    }
+    for (k, d) in record.denials.iter().enumerate() {
+        let codes: Vec<&str> = d.denials.iter().map(|x| x.code.as_str()).collect();
+        let details: Vec<&str> = d.denials.iter().map(|x| &*x.detail).collect();
+        let tick = nested
+            .get(&k)
+            .copied()
+            .unwrap_or_else(|| step_tick(d.step()));
+        marks.push(LaneMark {
+            agent: d.callee(),
+            tick,
+            denied: true,
+            title: format!(
+                "t{tick} step {}: {} → {} denied: {}\n{}",
+                d.step(),
+                s.symbols.name(d.caller),
+                s.agents[d.callee()].name(),
+                codes.join(", "),
+                details.join("\n")
+            ),
+        });
+    }
+    for r in &record.refused_attempts {
+        let what = match &r.why {
+            RefusedWhy::Denied(_) => continue,
+            RefusedWhy::Fault(Refusal::Unavailable) => "unavailable".to_string(),
+            RefusedWhy::Fault(Refusal::HttpError(status)) => format!("HTTP {status}"),
+            RefusedWhy::Fault(Refusal::Reset) => "connection reset".to_string(),
+            RefusedWhy::Token(why) => format!("token refused: {why}"),
+        };
+        marks.push(LaneMark {
+            agent: r.callee,
+            tick: r.tick,
+            denied: false,
+            title: format!(
+                "t{} {} ({}) → {} refused (attempt {}): {what}",
+                r.tick,
+                s.agents[record.tasks[r.task].agent()].name(),
+                task_id(r.task),
+                s.agents[r.callee].name(),
+                r.attempt
+            ),
+        });
+    }
+    // Driver requests refused before anything was done: an outage or a token check.
+    for (i, step) in record.steps.iter().enumerate() {
+        let (StepResult::Nothing, Some(Step::Send(send))) = (&step.result, s.steps.get(i)) else {
+            continue;
+        };
+        let Target::Agent(callee) = send.to else {
+            continue;
+        };
+        for e in record.errors.iter().filter(|e| e.step() == i + 1) {
+            if matches!(
+                e.code,
+                ErrorCode::AgentUnavailable | ErrorCode::Unauthenticated
+            ) {
+                marks.push(LaneMark {
+                    agent: callee,
+                    tick: step_tick(i + 1),
+                    denied: false,
+                    title: format!("step {}: {}", i + 1, e.detail),
+                });
+            }
+        }
+    }
+    marks
+}
+
+/// Marks placed along bands (a lane's strip, a task's row) so that no two overlap: a mark that
+/// would touch one placed earlier in its band moves right until it is clear. Deterministic: the
+/// marks are placed in the order they are drawn.
+#[derive(Default)]
+struct Bands {
+    placed: std::collections::BTreeMap<(u8, usize), Vec<(f64, f64)>>,
+}
+
+impl Bands {
+    /// The left edge where a mark of `width` wanting `x` goes in `band`.
+    fn place(&mut self, band: (u8, usize), x: f64, width: f64) -> f64 {
+        let taken = self.placed.entry(band).or_default();
+        let mut x = x;
+        while let Some(&(_, end)) = taken
+            .iter()
+            .find(|&&(a, b)| x < b + MARK_GAP && a < x + width + MARK_GAP)
+        {
+            x = end + MARK_GAP;
+        }
+        taken.push((x, x + width));
+        x
     }
 }
 
@@ -179,12 +332,12 @@ fn timeline(record: &Record, out: &mut String) {
     // Lanes, alternating shade, and the tick axis.
     for (l, &(agent, rows)) in lay.lanes.iter().enumerate() {
         let y = lay.lane_y[l];
-        let h = rows as f64 * ROW + 2.0 * LANE_PAD;
+        let h = rows as f64 * ROW + 2.0 * LANE_PAD + if lay.strip[l] { STRIP } else { 0.0 };
         let fill = if l % 2 == 0 { "#f8fafc" } else { "#ffffff" };
         let _ = writeln!(
             out,
             "<rect x=\"0\" y=\"{y:.1}\" width=\"{width:.0}\" height=\"{h:.1}\" fill=\"{fill}\"/><text class=\"lane\" x=\"8\" y=\"{:.1}\">{}</text>",
-            y + LANE_PAD + ROW / 2.0 + 4.0,
+            lay.rows_y(l) + LANE_PAD + ROW / 2.0 + 4.0,
             esc(&cut(s.agents[agent].name(), 26))
         );
     }
@@ -224,13 +377,16 @@ fn timeline(record: &Record, out: &mut String) {
             );
         }
     }
+    let mut bands = Bands::default();
     for (ix, task) in record.tasks.iter().enumerate() {
-        bar(record, &lay, ix, task, out);
+        bar(record, &lay, ix, task, &mut bands, out);
     }
     for p in &record.pushes {
         if p.task < record.tasks.len() {
+            // Above its task's bar; pushes of one row side by side.
+            let want = lay.x(p.tick) + lay.px / 2.0 - 4.0;
             let (x, y) = (
-                lay.x(p.tick) + lay.px / 2.0,
+                bands.place((1, p.task), want, 8.0) + 4.0,
                 lay.y(p.task) - BAR / 2.0 - 1.0,
             );
             let _ = writeln!(
@@ -245,28 +401,22 @@ fn timeline(record: &Record, out: &mut String) {
             );
         }
     }
-    for d in &record.denials {
-        let Some(l) = lay.lanes.iter().position(|&(a, _)| a == d.callee()) else {
+    for m in lane_marks(record, &anchors) {
+        let Some(l) = lay.lanes.iter().position(|&(a, _)| a == m.agent) else {
             continue;
         };
-        let tick = d
-            .step()
-            .checked_sub(1)
-            .and_then(|i| anchors.get(i))
-            .map_or(0, |a| a.0);
-        let x = lay.x(tick) + lay.px / 2.0;
-        let y = lay.lane_y[l] + LANE_PAD + ROW / 2.0;
-        let codes: Vec<&str> = d.denials.iter().map(|x| x.code.as_str()).collect();
-        let details: Vec<&str> = d.denials.iter().map(|x| &*x.detail).collect();
+        let want = lay.x(m.tick) + lay.px / 2.0 - MARK_W / 2.0;
+        let x = bands.place((0, l), want, MARK_W) + MARK_W / 2.0;
+        let y = lay.lane_y[l] + STRIP / 2.0 + 5.0;
+        let (glyph, fill) = if m.denied {
+            ("✕", "#dc2626")
+        } else {
+            ("⊘", "#ea580c")
+        };
         let _ = writeln!(
             out,
-            "<text class=\"mark\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" style=\"fill:#dc2626;font-size:15px;stroke:#fff;stroke-width:3px;paint-order:stroke\">✕<title>step {}: {} → {} denied: {}\n{}</title></text>",
-            y + 5.0,
-            d.step(),
-            esc(s.symbols.name(d.caller)),
-            esc(s.agents[d.callee()].name()),
-            codes.join(", "),
-            esc(&details.join("\n"))
+            "<text class=\"mark refusal\" x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"middle\" style=\"fill:{fill};font-size:13px;stroke:#fff;stroke-width:3px;paint-order:stroke\">{glyph}<title>{}</title></text>",
+            esc(&m.title)
         );
     }
     out.push_str("</svg></div>\n");
@@ -274,7 +424,7 @@ fn timeline(record: &Record, out: &mut String) {
 
 /// A task's bar: a segment per status entry, its history as the hover title, a link to its
 /// tables; its decisions as diamonds.
-fn bar(record: &Record, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
+fn bar(record: &Record, lay: &Layout, ix: usize, t: &Task, bands: &mut Bands, out: &mut String) {
     let s = record.scenario;
     let y = lay.y(ix) - BAR / 2.0;
     let mut title = format!(
@@ -331,7 +481,9 @@ fn bar(record: &Record, lay: &Layout, ix: usize, t: &Task, out: &mut String) {
     out.push_str("</a>\n");
     let agent = &s.agents[t.agent()];
     for d in t.decisions() {
-        let x = lay.x(d.tick) + lay.px;
+        // A diamond and its branch word (about 6 px a letter), clear of the task's others.
+        let width = 12.0 + 6.0 * d.branch.as_str().len() as f64;
+        let x = bands.place((2, ix), lay.x(d.tick) + lay.px - 5.0, width) + 5.0;
         let cond = when_at(&agent.handler, d.handler_step).map_or(String::new(), |w| {
             CondText {
                 cond: &w.cond,

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use engine::delegation::{Delegation, Spec};
+use engine::faults::Refusal;
 use engine::lifecycle::TaskState;
 use engine::record::Record;
 use engine::record::*;
@@ -211,6 +212,9 @@ struct Tree {
     pushes: Vec<Vec<usize>>,
     /// The driver op that created each task (`send` or `stream`).
     op: Vec<&'static str>,
+    /// Each delegation's attempts that made no task for another reason than a denial (refused by
+    /// a fault or for its token): indices into `Record::refused_attempts`.
+    refused: Vec<Vec<usize>>,
 }
 
 impl Tree {
@@ -221,7 +225,15 @@ impl Tree {
             children: vec![Vec::new(); n],
             pushes: vec![Vec::new(); n],
             op: vec!["send"; n],
+            refused: vec![Vec::new(); record.delegations.len()],
         };
+        for (k, r) in record.refused_attempts.iter().enumerate() {
+            if !matches!(r.why, RefusedWhy::Denied(_))
+                && let Some(list) = tree.refused.get_mut(r.delegation)
+            {
+                list.push(k);
+            }
+        }
         for (i, r) in record.steps.iter().enumerate() {
             if let (StepResult::Task { task, .. }, Some(step @ Step::Send(_))) =
                 (&r.result, record.scenario.steps.get(i))
@@ -340,6 +352,30 @@ fn task_items(record: &Record, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
         .map(|&d| &record.delegations[d])
         .collect();
     let mut floor = t.history.first().map_or(0, |h| h.tick);
+    // A refused attempt, where it happened: `[t5] delegate refused (attempt 2): unavailable`.
+    let refused = |r: &RefusedAttempt, key: (u64, u8, usize)| -> Item {
+        let what = match &r.why {
+            RefusedWhy::Fault(Refusal::Unavailable) => "unavailable".to_string(),
+            RefusedWhy::Fault(Refusal::HttpError(status)) => format!("HTTP {status}"),
+            RefusedWhy::Fault(Refusal::Reset) => "connection reset".to_string(),
+            RefusedWhy::Token(why) => format!("token refused: {}", esc(why)),
+            RefusedWhy::Denied(_) => "denied".to_string(),
+        };
+        let label = format!(
+            "[t{}] delegate refused (attempt {}): {what}",
+            r.tick, r.attempt
+        );
+        line(key, arrow(agent, "-x", s.agents[r.callee].name(), &label))
+    };
+    for (n, d) in tree.delegations[ix].iter().enumerate() {
+        if record.delegations[*d].is_group() {
+            continue;
+        }
+        for (k, &r) in tree.refused[*d].iter().enumerate() {
+            let r = &record.refused_attempts[r];
+            items.push(refused(r, (r.tick, 4, seq + 500 + n * 20 + k)));
+        }
+    }
     for (n, del) in mine.iter().enumerate() {
         // A denied member has no tick: it is placed after the delegations before it.
         let after = t
@@ -362,10 +398,17 @@ fn task_items(record: &Record, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             let mut key = None;
             for (k, m) in del.members.iter().enumerate() {
                 let mut branch = Vec::new();
+                let d = tree.delegations[ix][n];
+                let refusal = tree.refused[d]
+                    .iter()
+                    .map(|&r| &record.refused_attempts[r])
+                    .find(|r| r.member as usize == k);
                 if let Some(c) = m.task {
                     subtree(record, c, tree, &mut branch);
                 } else if let Some(item) = denial(m, k) {
                     branch.push(item);
+                } else if let Some(r) = refusal {
+                    branch.push(refused(r, (r.tick, 4, seq + 300 + k)));
                 } else {
                     let label = format!("fan-out member {}: no candidate", k + 1);
                     branch.push(line((after, 4, seq + 300 + k), note(agent, &label)));
