@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{AGENT, http, send_params, start};
+use super::support::{AGENT, http, send_params, start};
 
 fn post(addr: &str, path: &str, headers: &[(&str, &str)], body: &Value) -> (u16, Value) {
     let (status, _, text) = http(addr, "POST", path, headers, body.to_string().as_bytes());
@@ -235,7 +235,7 @@ fn a_subscription_to_an_interrupted_task_gets_the_task_and_ends() {
     assert_eq!(status, 200);
     // The stream closed by itself (the client reads to its end), well before any timeout.
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
-    let events = super::sse_events(&body);
+    let events = super::support::sse_events(&body);
     assert_eq!(events.len(), 1, "{body}");
     assert_eq!(
         events[0]["result"]["task"]["status"]["state"],

@@ -2,7 +2,14 @@
 //! connections and keep-alive connections left idle are closed on their timeouts, and past the
 //! connection cap a client gets 503 at once, while other clients are served all along.
 
-use super::*;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::support::*;
 
 /// Limits short enough for a test.
 const SHORT: &[&str] = &["--header-timeout", "1", "--keep-alive-timeout", "1"];

@@ -8,7 +8,9 @@ use a2a_sim::engine::world::World;
 use a2a_sim::report::json::{Session, write};
 use a2a_sim::scenario::loader;
 
-use super::*;
+use serde_json::{Value, json};
+
+use super::support::*;
 
 /// Serves every step of `file` as a session would, writing the report as it goes and forgetting
 /// the steps written after every `forget_every` steps; the bytes, and the most step records the

@@ -1,7 +1,9 @@
 //! Bad requests get the protocol's error, never a panic, a hang or a dropped connection: every
 //! method with params of every wrong shape, on both bindings, then mangled bodies.
 
-use super::*;
+use serde_json::{Value, json};
+
+use super::support::*;
 
 const METHODS: &[&str] = &[
     "SendMessage",

@@ -2,7 +2,13 @@
 //! not there however it is not there, JSON-RPC ids echoed as written, no key twice, every field
 //! of its type.
 
-use super::*;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::support::*;
 
 const SESSION: &str = "tests/serve/session.yaml";
 

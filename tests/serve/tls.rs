@@ -1,12 +1,17 @@
 //! Webhooks over https: a receiver with a self-signed certificate gets the POSTs when `--push-ca`
 //! trusts it, and none when nothing does.
 
+use std::io::Write;
+use std::process::Command;
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_sim_tls::{ServerConfig, ServerConnection, StreamOwned, crypto::ring};
 use tokio_rustls::rustls as a2a_sim_tls;
 
-use super::*;
+use serde_json::Value;
+
+use super::support::*;
 
 /// A TLS receiver on a free loopback port (certificate for `localhost`): each request it read,
 /// through the channel; and the certificate's PEM.

@@ -4,11 +4,11 @@
 
 use serde_json::{Value, json};
 
-use super::{http, send_params, sse_events, start};
+use super::support::{Server, http, send_params, sse_events, start};
 
 const PATH: &str = "/as/u/agents/flaky/";
 
-fn request(s: &super::Server, method: &str) -> (u16, String, String) {
+fn request(s: &Server, method: &str) -> (u16, String, String) {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": send_params("x")});
     http(&s.addr, "POST", PATH, &[], body.to_string().as_bytes())
 }
@@ -62,7 +62,7 @@ fn an_http_error_on_the_rest_binding_is_that_status_with_its_error_body() {
     assert_eq!(r["error"]["code"], 502, "{r}");
 }
 
-fn stream_to(s: &super::Server, agent: &str) -> Vec<Value> {
+fn stream_to(s: &Server, agent: &str) -> Vec<Value> {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("x")});
     let (status, _, text) = http(
         &s.addr,
