@@ -5,7 +5,7 @@ use crate::file::*;
 use engine::scenario::*;
 
 use super::handlers::Scope;
-use super::{Loader, Names, default_url};
+use super::{Loader, Names};
 
 impl Loader<'_> {
     /// The card of agent `i`: inline fields, or a card file's.
@@ -238,4 +238,13 @@ pub(super) fn authority(a: AuthorityFile) -> Authority {
         AuthorityFile::Own => Authority::Own,
         AuthorityFile::Attenuate => Authority::Attenuate,
     }
+}
+
+/// The card URL of an agent that gives none: `https://a2a-sim.example/agents/NAME`.
+pub fn default_url(name: &str) -> String {
+    let mut url = url::Url::parse("https://a2a-sim.example/agents/").expect("a constant URL");
+    if let Ok(mut segs) = url.path_segments_mut() {
+        segs.pop_if_empty().push(name);
+    }
+    url.to_string()
 }
