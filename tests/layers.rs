@@ -6,14 +6,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The crates checked, by source folder. `crates/serve/src` is not listed yet (issue 25): `owner`
-/// and the modules it calls (`protocol`, `push_configs`, `subscriptions`) import from one another,
-/// as `http`, `jsonrpc` and `request` do.
-const ROOTS: [&str; 6] = [
+/// The crates checked, by source folder.
+const ROOTS: [&str; 7] = [
     "crates/engine/src",
     "crates/token/src",
     "crates/scenario/src",
     "crates/output/src",
+    "crates/serve/src",
     "src",
     "tools/gen/src",
 ];

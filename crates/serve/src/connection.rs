@@ -22,8 +22,9 @@ use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::{Instant, Sleep};
 
-use super::http::{State, handle};
 use super::responses::Body;
+use super::routing::handle;
+use super::state::State;
 
 /// How long a connection may take and how many may be open at once (`serve`'s flags).
 #[derive(Debug, Clone, Copy)]

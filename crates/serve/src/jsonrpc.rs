@@ -4,10 +4,11 @@
 use hyper::Response;
 use serde_json::{Value, json};
 
-use super::http::{State, ask};
-use super::owner::{Answer, Failure, FailureKind};
+use super::failure::{Failure, FailureKind};
+use super::job::Answer;
 use super::protocol::{self, Op};
 use super::responses::*;
+use super::state::{State, ask};
 use super::stream_events::as_stream_event;
 use super::strict_json::{self, RpcId};
 use output::protocol::version::A2aVersion;

@@ -6,19 +6,24 @@
 
 mod connection;
 pub mod external;
+mod failure;
 mod http;
+mod job;
 mod jsonrpc;
 mod list_tasks;
 mod message;
 mod owner;
+mod ownership;
 mod protocol;
 mod push_address;
 mod push_configs;
 mod request;
 mod responses;
 mod rest;
+mod routing;
 mod served_steps;
 mod sse;
+mod state;
 mod stream_events;
 mod strict_json;
 mod subscriptions;

@@ -2,24 +2,12 @@
 
 use serde_json::{Value, json};
 
-use super::owner::owns;
+use super::job::ListQuery;
+use super::ownership::owns;
 use super::protocol;
 use engine::world::World;
 use output::protocol::export;
 use output::protocol::version::A2aVersion;
-
-pub struct ListQuery {
-    pub caller: usize,
-    pub agent: usize,
-    pub context_id: Option<String>,
-    pub status: Option<engine::lifecycle::TaskState>,
-    /// Only tasks whose status changed after this instant (milliseconds since the epoch).
-    pub status_after: Option<i64>,
-    pub history_length: Option<usize>,
-    pub include_artifacts: bool,
-    pub page_size: usize,
-    pub offset: usize,
-}
 
 /// One page of the tasks the query matches, in the version's shapes.
 pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::owner::{Failure, FailureKind};
+use super::failure::{Failure, FailureKind};
 use engine::scenario::MessageSpec;
 
 pub(super) fn invalid(msg: impl Into<String>) -> Failure {

@@ -11,129 +11,19 @@ use serde_json::Value;
 use engine::faults::Refusal;
 use engine::record::{ErrorCode, ErrorRecord, StepResult};
 use engine::scenario::{Scenario, Step, TaskRef};
-use engine::task::{Owner, parse_task_id};
+use engine::task::parse_task_id;
 use engine::world::World;
 use output::protocol::export;
 
-use super::list_tasks::{self, ListQuery};
+use super::failure::{Failure, FailureKind};
+use super::job::{Answer, Job, Reply, Req};
+use super::list_tasks;
 use super::push_configs::PushConfigs;
 use super::served_steps::ServedSteps;
 use super::stream_events::relay;
-pub use super::subscriptions::LiveStream;
 use super::subscriptions::Subscriptions;
 use output::protocol::version::A2aVersion;
 use output::report::json::Session;
-
-/// What the server asks of the world.
-pub enum Req {
-    /// A driver step (send, stream, reply, get, cancel, set push config). `stream`: answered
-    /// with its events (a reply sent on a stream too); `push_id`: the id a push config was given.
-    Step {
-        step: Box<Step>,
-        /// The agent the request was sent to (its URL's).
-        agent: usize,
-        version: A2aVersion,
-        stream: bool,
-        push_id: String,
-    },
-    List(ListQuery, A2aVersion),
-    /// A live subscription to a task.
-    Subscribe {
-        caller: usize,
-        agent: usize,
-        task: String,
-        version: A2aVersion,
-    },
-    /// Read or delete a task's push config.
-    PushConfig(PushQuery),
-    /// End the subscriptions, write the report (if asked) and stop.
-    Shutdown,
-    /// What a real agent answered a2a-sim (a run with `external:` agents only).
-    Agent(Box<crate::external::Answered>),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PushOp {
-    Get,
-    List,
-    Delete,
-}
-
-pub struct PushQuery {
-    pub op: PushOp,
-    pub caller: usize,
-    pub agent: usize,
-    pub task: String,
-    /// The config's id (get and delete; list takes none).
-    pub id: Option<String>,
-    pub version: A2aVersion,
-}
-
-/// The world's answer to one request.
-pub enum Answer {
-    /// A Task (GetTask, CancelTask, a blocking or non-blocking send).
-    Task(Value),
-    /// A stream's events, in order, its Task last; each with how long after the request it
-    /// happened (the idle ticks before it, in real time).
-    Events(Vec<(Value, Duration)>),
-    /// A live stream: its events as they happen; it ends when the sender is dropped.
-    Live(LiveStream),
-    /// Any other result (ListTasks' page, a push config, an empty answer).
-    Value(Value),
-    Error(Failure),
-}
-
-/// A refusal in protocol terms; the bindings spell it.
-#[derive(Debug, Clone)]
-pub struct Failure {
-    pub kind: FailureKind,
-    pub message: String,
-    pub denials: Vec<&'static str>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailureKind {
-    TaskNotFound,
-    TaskNotCancelable,
-    PushNotSupported,
-    Unsupported,
-    ContentTypeNotSupported,
-    ExtendedCardNotConfigured,
-    InvalidParams,
-    Unauthenticated,
-    Denied,
-    Unavailable,
-    /// An `http_error` fault: this HTTP status, with the binding's error body.
-    HttpError(u16),
-    /// A `reset` fault: the connection is closed without an answer.
-    Reset,
-    VersionNotSupported,
-    Internal,
-}
-
-impl Failure {
-    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
-        Failure {
-            kind,
-            message: message.into(),
-            denials: Vec::new(),
-        }
-    }
-}
-
-pub struct Job {
-    pub req: Req,
-    pub reply: tokio::sync::oneshot::Sender<Reply>,
-    /// The W3C trace id of the request's `traceparent`, if it had a valid one: how a real
-    /// agent's call is tied to the task it was made for.
-    pub trace: Option<u128>,
-}
-
-/// An answer and how long real time the request's idle ticks take.
-pub struct Reply {
-    pub answer: Answer,
-    pub delay: Duration,
-}
 
 pub struct Settings {
     pub tick_ms: u64,
@@ -330,15 +220,6 @@ fn answer_step(
 /// `n` ticks in real time.
 fn ticks(tick: Duration, n: u64) -> Duration {
     tick.saturating_mul(n.min(u32::MAX as u64) as u32)
-}
-
-pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
-    let c = &world.scenario.callers[caller];
-    world.tasks[ix].owner
-        == Owner {
-            id: c.sym,
-            tenant: c.tenant,
-        }
 }
 
 /// What a session keeps beside the world to answer requests: the steps it served, the push

@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 
-use super::list_tasks::ListQuery;
+use super::failure::{Failure, FailureKind};
+use super::job::{ListQuery, PushOp, PushQuery, Req};
 use super::message::{Kind, bool_field, invalid, message_spec, str_field, typed};
-use super::owner::{Failure, FailureKind, PushOp, PushQuery, Req};
 use engine::push::Secret;
 use engine::scenario::{
     AgentIx, CallerIx, ContextSpec, PushSpec, Send, SendParts, Step, Target, TaskRef,

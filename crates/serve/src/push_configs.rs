@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::owner::{Answer, Failure, FailureKind, PushOp, PushQuery, owns};
+use super::failure::{Failure, FailureKind};
+use super::job::{Answer, PushOp, PushQuery};
+use super::ownership::owns;
 use engine::record::ErrorCode;
 use engine::scenario::{Step, Target};
 use engine::task::{TaskIx, parse_task_id, task_id};

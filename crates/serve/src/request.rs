@@ -9,9 +9,9 @@ use hyper::{Request, Response};
 use scenario::escape::Escaped;
 use serde_json::json;
 
-use super::http::State;
-use super::owner::{Failure, FailureKind};
+use super::failure::{Failure, FailureKind};
 use super::responses::*;
+use super::state::State;
 
 /// Who a request is from: its bearer token (with `keys`), else the caller its path prefix
 /// (`/as/CALLER/`) or its `X-A2A-Sim-Caller` header names (both, they must agree), else

@@ -10,7 +10,8 @@ use hyper::header::{CONTENT_TYPE, HeaderValue};
 use hyper::{Response, StatusCode};
 use serde_json::{Value, json};
 
-use super::owner::{self, Failure};
+use super::failure::Failure;
+use super::job::LiveStream;
 use super::protocol;
 use super::sse::{self, LiveBody, Streams};
 use super::strict_json::RpcId;
@@ -60,7 +61,7 @@ pub(super) fn sse(events: impl IntoIterator<Item = Vec<u8>>) -> Response<Body> {
 /// envelope, or as it is), until the world ends it.
 pub(super) fn live(
     streams: &Streams,
-    stream: owner::LiveStream,
+    stream: LiveStream,
     wrap: impl Fn(Value) -> Vec<u8> + Send + Sync + 'static,
 ) -> Response<Body> {
     event_stream(LiveBody::new(streams, stream, wrap).boxed())

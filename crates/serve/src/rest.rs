@@ -5,11 +5,12 @@ use bytes::Bytes;
 use hyper::{Method, Response};
 use serde_json::{Value, json};
 
-use super::http::{State, ask};
-use super::owner::{Answer, Failure, FailureKind};
+use super::failure::{Failure, FailureKind};
+use super::job::Answer;
 use super::protocol::{self, Op};
 use super::request::url_decode;
 use super::responses::*;
+use super::state::{State, ask};
 use super::stream_events::as_stream_event;
 use super::strict_json;
 use output::protocol::version::A2aVersion;

@@ -12,7 +12,7 @@ use hyper::body::{Body, Frame};
 use serde_json::Value;
 use tokio::sync::watch;
 
-use super::owner::LiveStream;
+use super::job::LiveStream;
 
 /// Appends `data: EVENT` (serialised JSON, one line) and the blank line that ends an event.
 pub fn frame(out: &mut Vec<u8>, event: &[u8]) {

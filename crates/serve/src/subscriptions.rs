@@ -5,9 +5,11 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-use super::owner::{Answer, Failure, FailureKind, owns};
+use super::failure::{Failure, FailureKind};
+use super::job::Answer;
+use super::ownership::owns;
 use super::stream_events::{served_event, task_event};
 use engine::record::EventKind;
 use engine::scenario::{AgentIx, CallerIx};
@@ -119,6 +121,3 @@ impl Subscriptions {
         }
     }
 }
-
-/// The receiving end the HTTP side streams from.
-pub type LiveStream = UnboundedReceiver<Value>;

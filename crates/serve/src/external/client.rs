@@ -1,5 +1,6 @@
 //! The HTTP client a2a-sim calls a real agent with: one request per connection (HTTP/1.1 over
 //! loopback, or a URL's host), bounded in time and in size; nothing the agent sends is trusted.
+//! What came back, tied to its task ([`Answered`]), goes to the world's thread as a request.
 
 use std::time::Duration;
 
@@ -8,12 +9,20 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::Request;
 use hyper_util::rt::TokioIo;
 
+use engine::ids::TaskIx;
+
 /// The most a2a-sim reads of one answer.
 pub const MAX_ANSWER: usize = 4 << 20;
 
 pub struct Answer {
     pub status: u16,
     pub body: Bytes,
+}
+
+/// What came back from a request a2a-sim made to a real agent.
+pub struct Answered {
+    pub task: TaskIx,
+    pub result: Result<Answer, String>,
 }
 
 /// GET (no body) or POST (`body`) to `url`, with `headers`; the whole answer within `timeout`.

@@ -10,7 +10,7 @@
 //! report deterministic: the engine numbers tasks, contexts and messages and moves the clock one
 //! tick per recorded event, and the agent's ids and timestamps are never recorded.
 
-mod client;
+pub(crate) mod client;
 mod process;
 mod wire;
 
@@ -28,7 +28,9 @@ use engine::world::World;
 
 use crate::ServeError;
 use crate::http::{WorldSide, WorldStart};
-use crate::owner::{Desk, Job, Req};
+use crate::job::{Job, Req};
+use crate::owner::Desk;
+use client::Answered;
 
 pub use process::stop_all;
 
@@ -60,12 +62,6 @@ impl Default for Options {
 /// Whether a scenario has real agents in it (and so runs through [`run`]).
 pub fn has_external(scenario: &Scenario) -> bool {
     scenario.agents.iter().any(|a| a.external.is_some())
-}
-
-/// What came back from a request a2a-sim made to a real agent.
-pub struct Answered {
-    task: TaskIx,
-    result: Result<client::Answer, String>,
 }
 
 /// The run: its finished world (the scenario leaked with it, as `serve`'s is) and where the

@@ -1,0 +1,176 @@
+//! A request's way to its answer: the Host check, the cards, the caller's prefix
+//! (`/as/CALLER/`) and the agent under `/agents/NAME/`, then the binding that answers it (JSON-RPC
+//! at the agent's root, HTTP+JSON on its routes) with the request's trace id in scope; each
+//! request counted for `--exit-after` and `--idle-exit`.
+
+use std::sync::atomic::Ordering;
+
+use bytes::Bytes;
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response};
+use serde_json::json;
+
+use super::jsonrpc;
+use super::request::{caller_of, foreign_host, read_body, unsupported_media};
+use super::responses::*;
+use super::state::{State, TRACE};
+use engine::scenario::Scenario;
+use output::protocol::version::A2aVersion;
+
+pub(super) fn card_body(
+    scenario: &Scenario,
+    ix: usize,
+    base: &str,
+    v: A2aVersion,
+) -> Result<Bytes, String> {
+    let agent = &scenario.agents[ix];
+    let url = format!("{base}/agents/{}/", agent.name());
+    let mut card = output::protocol::card::card_json(&agent.card, v)
+        .map_err(|e| format!("agent `{}`: {e}", agent.name()))?;
+    // The served address replaces the scenario's; 1.0 also names the HTTP+JSON binding.
+    if let Some(o) = card.as_object_mut() {
+        match v {
+            A2aVersion::V0_3 => {
+                o.insert("url".into(), json!(url));
+                o.insert(
+                    "additionalInterfaces".into(),
+                    json!([{"url": url, "transport": "JSONRPC"}, {"url": url.trim_end_matches('/'), "transport": "HTTP+JSON"}]),
+                );
+            }
+            A2aVersion::V1_0 => {
+                o.insert(
+                    "supportedInterfaces".into(),
+                    json!([
+                        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                        {"url": url.trim_end_matches('/'), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                    ]),
+                );
+            }
+        }
+    }
+    serde_json::to_vec_pretty(&card)
+        .map(Bytes::from)
+        .map_err(|e| e.to_string())
+}
+
+pub(super) async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
+    state
+        .last
+        .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    let r = route(state, req).await;
+    state
+        .last
+        .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    let n = state.served.fetch_add(1, Ordering::SeqCst) + 1;
+    if state.exit_after.is_some_and(|limit| n >= limit) {
+        state.stop.notify_one();
+    }
+    r
+}
+
+async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
+    if let Some(why) = foreign_host(state, &req) {
+        return misdirected(&why);
+    }
+    let full = req.uri().path().to_string();
+    // `/as/CALLER/agents/NAME/...`: the caller named by the path, for clients that can send no
+    // header (an agent under test that was given this URL).
+    let (prefix_caller, path) = match full.strip_prefix("/as/") {
+        Some(tail) => match tail.split_once('/') {
+            Some((caller, rest)) if rest.starts_with("agents/") => {
+                (Some(caller.to_string()), format!("/{rest}"))
+            }
+            _ => {
+                return not_found("a caller's prefix is /as/CALLER/agents/NAME/");
+            }
+        },
+        None => (None, full.clone()),
+    };
+    let (agent, rest) = match path.strip_prefix("/agents/") {
+        Some(tail) => {
+            let (name, rest) = match tail.find('/') {
+                Some(i) => (&tail[..i], &tail[i..]),
+                None => (tail, ""),
+            };
+            match state.agents.get(name) {
+                Some(&ix) => (ix, rest.to_string()),
+                None => return not_found(&format!("no agent `{name}` is served here")),
+            }
+        }
+        None => match state.root {
+            Some(ix) => (ix, path.clone()),
+            None => return not_found("agents are served under /agents/NAME/"),
+        },
+    };
+    let method = req.method().clone();
+    let rest = rest.as_str();
+    if rest == "/.well-known/agent-card.json" || rest == "/.well-known/agent.json" {
+        if method != Method::GET {
+            return method_not_allowed();
+        }
+        // Under a caller's prefix, the card's interfaces keep the prefix, so a client that
+        // follows the card stays that caller.
+        return match &prefix_caller {
+            None => response(200, "application/json", state.cards[agent].clone()),
+            Some(caller) => match state.callers.get(caller.as_str()) {
+                None => not_found(&format!(
+                    "no caller `{}` in this scenario",
+                    scenario::escape::Escaped(caller)
+                )),
+                Some(_) => {
+                    let base = format!("{}/as/{caller}", state.base);
+                    match card_body(state.scenario, agent, &base, state.version) {
+                        Ok(card) => response(200, "application/json", card),
+                        Err(e) => json_response(500, &json!({"error": e})),
+                    }
+                }
+            },
+        };
+    }
+    // REST routes; everything else POSTed at the agent's root is JSON-RPC.
+    let rest_route = match super::rest::route(&method, rest) {
+        Ok(r) => r,
+        Err(refused) => return refused.response(),
+    };
+    if let Some(why) = unsupported_media(&req) {
+        return unsupported_media_type(rest_route.is_some(), &why);
+    }
+    let caller = caller_of(state, &req, prefix_caller.as_deref());
+    let a2a_version = req
+        .headers()
+        .get("a2a-version")
+        .map(|h| A2aVersion::parse(h.to_str().unwrap_or("").trim()));
+    let query = req.uri().query().map(str::to_string);
+    let trace = trace_id(&req);
+    let body = match read_body(state, req).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    TRACE
+        .scope(trace, async {
+            match rest_route {
+                Some(route) => {
+                    super::rest::answer(state, route, &body, query, caller, agent, a2a_version)
+                        .await
+                }
+                None => jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await,
+            }
+        })
+        .await
+}
+
+/// The trace id of a request's W3C `traceparent` (version 00, ids not all zero), if it has one.
+fn trace_id(req: &Request<Incoming>) -> Option<u128> {
+    let mut values = req.headers().get_all("traceparent").iter();
+    let (Some(value), None) = (values.next(), values.next()) else {
+        return None;
+    };
+    let mut fields = value.to_str().ok()?.trim().split('-');
+    let (version, trace, parent) = (fields.next()?, fields.next()?, fields.next()?);
+    let lower_hex =
+        |s: &str, n| s.len() == n && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if version != "00" || !lower_hex(trace, 32) || !lower_hex(parent, 16) {
+        return None;
+    }
+    u128::from_str_radix(trace, 16).ok().filter(|&t| t != 0)
+}
