@@ -1,5 +1,5 @@
 //! ListTasks on both bindings: pages and filters (a bad one refused), artifacts left out unless
-//! asked for, histories trimmed to `historyLength`.
+//! asked for, histories trimmed to `historyLength`, the most recently updated task first.
 
 use serde_json::{Value, json};
 
@@ -58,13 +58,14 @@ fn list_tasks_leaves_artifacts_out_unless_asked_and_trims_histories() {
     let (_, full) = list("?includeArtifacts=true&historyLength=1");
     assert_eq!(full["tasks"][0]["artifacts"].as_array().unwrap().len(), 1);
     assert_eq!(full["tasks"][0]["history"].as_array().unwrap().len(), 1);
-    // The task's last status is at tick 23 of 2026-01-01T00:00:00Z, a second a tick.
+    // The task's last status is at tick 23 of 2026-01-01T00:00:00Z, a second a tick; the
+    // filter is "greater than or equal to".
     assert_eq!(
-        list("?statusTimestampAfter=2026-01-01T00:00:22Z").1["totalSize"],
+        list("?statusTimestampAfter=2026-01-01T00:00:23Z").1["totalSize"],
         1
     );
     assert_eq!(
-        list("?statusTimestampAfter=2026-01-01T00:00:23Z").1["totalSize"],
+        list("?statusTimestampAfter=2026-01-01T00:00:24Z").1["totalSize"],
         0
     );
     assert_eq!(list("?statusTimestampAfter=yesterday").0, 400);
@@ -83,4 +84,54 @@ fn list_tasks_leaves_artifacts_out_unless_asked_and_trims_histories() {
     params["configuration"] = json!({"historyLength": 0});
     let r = call(&s, "orchestrator", "SendMessage", params);
     assert_eq!(r["result"]["task"]["history"], json!([]), "{r}");
+}
+
+#[test]
+fn list_tasks_puts_the_most_recently_updated_task_first() {
+    // Two questions asked, then the first answered.
+    let s = start("tests/serve/down.yaml", &[]);
+    let ask = |text: &str| {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params(text)});
+        let (_, _, t) = http(
+            &s.addr,
+            "POST",
+            "/as/u/agents/asks/",
+            &[],
+            body.to_string().as_bytes(),
+        );
+        serde_json::from_str::<Value>(&t).unwrap()["result"]["task"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (first, second) = (ask("one"), ask("two"));
+    let listed = || {
+        let body = json!({"jsonrpc": "2.0", "id": 3, "method": "ListTasks", "params": {}});
+        let (_, _, t) = http(
+            &s.addr,
+            "POST",
+            "/as/u/agents/asks/",
+            &[],
+            body.to_string().as_bytes(),
+        );
+        serde_json::from_str::<Value>(&t).unwrap()["result"]["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_str().unwrap().to_string())
+            .collect::<Vec<String>>()
+    };
+    // Not in creation order: the second paused last.
+    assert_eq!(listed(), [second.clone(), first.clone()]);
+    let mut reply = send_params("the EU list");
+    reply["message"]["taskId"] = json!(first);
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "SendMessage", "params": reply});
+    http(
+        &s.addr,
+        "POST",
+        "/as/u/agents/asks/",
+        &[],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(listed(), [first, second]);
 }

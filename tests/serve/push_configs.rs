@@ -162,14 +162,6 @@ fn a_send_whose_push_config_would_be_refused_is_refused_and_creates_no_task() {
             .unwrap()
             .starts_with("host_not_allowed")
     );
-    let r = send(json!({"url": "https://hooks.acme.example/x"}));
-    assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("missing_token"),
-        "{r}"
-    );
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": send_params("x")["message"], "configuration": {"pushNotificationConfig": {"url": "https://hooks.acme.example/x", "token": "t"}}}});
     let (_, _, text) = http(
         &s.addr,
@@ -190,4 +182,26 @@ fn a_send_whose_push_config_would_be_refused_is_refused_and_creates_no_task() {
     // An accepted one: the send goes through.
     let r = send(json!({"url": "https://hooks.acme.example/x", "token": "t"}));
     assert_eq!(r["result"]["task"]["id"], "task-1", "{r}");
+    // Without a token too: A2A's types make it optional.
+    let r = send(json!({"url": "https://hooks.acme.example/x"}));
+    assert_eq!(r["result"]["task"]["id"], "task-2", "{r}");
+}
+
+#[test]
+fn a_client_push_config_without_a_token_is_valid() {
+    // A2A's types make the token optional; a scenario's own configs still need one.
+    let s = start(SESSION, &[]);
+    let task = start_task(&s);
+    let url = "https://hooks.acme.example/screening";
+    let set = call(
+        &s,
+        "orchestrator",
+        "CreateTaskPushNotificationConfig",
+        json!({"taskId": task, "id": "bare", "url": url}),
+    );
+    assert_eq!(
+        set["result"],
+        json!({"id": "bare", "taskId": task, "url": url}),
+        "{set}"
+    );
 }

@@ -118,3 +118,27 @@ fn content_types_the_agents_do_not_handle_are_refused() {
     );
     assert_eq!(status, 415);
 }
+
+#[test]
+fn a_clients_message_id_comes_back_as_sent_and_the_servers_own_are_msg_n() {
+    let s = start("payment-decision.yaml", &[]);
+    let mut params = send_params("pay");
+    params["message"]["messageId"] = json!("client-7f3a");
+    let (_, r) = rpc(&s, "SendMessage", params);
+    let task = &r["result"]["task"];
+    let history = task["history"].as_array().unwrap();
+    assert_eq!(history[0]["messageId"], "client-7f3a", "{r}");
+    // Messages the server wrote keep ids of its own.
+    assert!(
+        history[1..]
+            .iter()
+            .all(|m| m["messageId"].as_str().unwrap().starts_with("msg-")),
+        "{r}"
+    );
+    let id = task["id"].as_str().unwrap();
+    let (_, got) = rpc(&s, "GetTask", json!({"id": id}));
+    assert_eq!(
+        got["result"]["history"][0]["messageId"], "client-7f3a",
+        "{got}"
+    );
+}

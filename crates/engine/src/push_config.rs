@@ -60,7 +60,7 @@ impl<'s> World<'s> {
                 Ok,
             )
             .map_err(|why| (ErrorCode::HostNotAllowed, why))?;
-        if push.token.is_empty() {
+        if push.token.is_empty() && push.token_required {
             let why = "a push config needs a non-empty token".to_string();
             return Err((ErrorCode::MissingToken, why));
         }

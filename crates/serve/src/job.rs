@@ -25,6 +25,9 @@ pub enum Req {
         version: A2aVersion,
         stream: bool,
         push_id: String,
+        /// The `messageId` of the client's message (a send's or a reply's), which its answers
+        /// give back as sent.
+        message_id: Option<String>,
     },
     List(ListQuery, A2aVersion),
     /// A live subscription to a task.

@@ -1,4 +1,5 @@
-//! ListTasks: the caller's tasks on one agent, filtered and paged, in creation order.
+//! ListTasks: the caller's tasks on one agent, filtered and paged, most recently updated first
+//! (by the tick of their last status change; of two changed at one tick, the later task first).
 
 use serde_json::{Value, json};
 
@@ -11,7 +12,7 @@ use output::protocol::version::A2aVersion;
 
 /// One page of the tasks the query matches, in the version's shapes.
 pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
-    let matching: Vec<usize> = (0..world.tasks.len())
+    let mut matching: Vec<usize> = (0..world.tasks.len())
         .filter(|&ix| {
             let t = &world.tasks[ix];
             owns(world, q.caller, ix)
@@ -20,13 +21,16 @@ pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
                     .as_deref()
                     .is_none_or(|c| t.context.to_string() == c)
                 && q.status.is_none_or(|s| t.state == s)
+                // "Greater than or equal to" the time given.
                 && q.status_after.is_none_or(|after| {
                     t.history
                         .last()
-                        .is_some_and(|h| world.scenario.clock.millis(h.tick) > after)
+                        .is_some_and(|h| world.scenario.clock.millis(h.tick) >= after)
                 })
         })
         .collect();
+    let updated = |ix: usize| world.tasks[ix].history.last().map_or(0, |h| h.tick);
+    matching.sort_by_key(|&ix| std::cmp::Reverse((updated(ix), ix)));
     let page: Vec<Value> = matching
         .iter()
         .skip(q.offset)

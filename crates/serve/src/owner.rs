@@ -145,7 +145,7 @@ fn answer_step(
     children: bool,
     tick: Duration,
     nested: bool,
-) -> Answer {
+) -> (Answer, Option<usize>) {
     let idle_before = world.session.idle_ticks;
     // A `drop_stream` fault is judged when the request arrives, as every fault is.
     let cut = match step {
@@ -165,15 +165,19 @@ fn answer_step(
         (record.result.clone(), errors.to_vec())
     };
     let errors = &errors[..];
-    match &result {
+    let task = match &result {
+        StepResult::Task { task, .. } => Some(*task),
+        _ => None,
+    };
+    let answer = match &result {
         StepResult::Task { task, .. } => {
             let task = *task;
             if let Step::SetPushConfig { .. } = step {
                 // A refused config is recorded as an error of the step, the task still shown.
                 if !errors.is_empty() {
-                    return Answer::Error(failure_of(errors));
+                    return (Answer::Error(failure_of(errors)), Some(task));
                 }
-                return Answer::Value(Value::Null);
+                return (Answer::Value(Value::Null), Some(task));
             }
             // A send's call opens with its task; a reply's when the reply reaches the task.
             match world.step_call(task).filter(|_| stream) {
@@ -214,6 +218,27 @@ fn answer_step(
             }
             Answer::Error(f)
         }
+    };
+    (answer, task)
+}
+
+/// Every `messageId` in `v` that a client gave under another id, as the client gave it.
+fn echo_ids(v: &mut Value, ids: &std::collections::BTreeMap<String, String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                match x {
+                    Value::String(s) if k == "messageId" => {
+                        if let Some(id) = ids.get(s.as_str()) {
+                            *s = id.clone();
+                        }
+                    }
+                    _ => echo_ids(x, ids),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| echo_ids(x, ids)),
+        _ => {}
     }
 }
 
@@ -236,6 +261,11 @@ pub struct Desk {
     tick: Duration,
     /// Requests are calls made within the driver's current step (a real agent's), not steps.
     pub nested: bool,
+    /// The `messageId` each client gave its messages, by the id the record gives them: what the
+    /// answers give back (the record, and so the report, keep their own ids).
+    client_ids: std::collections::BTreeMap<String, String>,
+    /// The task the latest step made or moved on.
+    last_task: Option<usize>,
 }
 
 impl Desk {
@@ -249,6 +279,8 @@ impl Desk {
             subscriptions: Subscriptions::default(),
             pushed: 0,
             nested: false,
+            client_ids: std::collections::BTreeMap::new(),
+            last_task: None,
         }
     }
 
@@ -264,8 +296,24 @@ impl Desk {
                 version,
                 stream,
                 push_id,
-            } => self.step(world, step, agent, version, stream, &push_id),
-            Req::List(q, v) => Answer::Value(list_tasks::list(world, &q, v)),
+                message_id,
+            } => {
+                let answer = self.step(world, step, agent, version, stream, &push_id);
+                if let (Some(id), Some(ix)) = (message_id, self.last_task.take()) {
+                    // The client's message is the newest message of its own on the task.
+                    let t = &world.tasks[ix];
+                    if let Some(m) = t
+                        .messages
+                        .iter()
+                        .rev()
+                        .find(|m| m.role() == engine::task::Role::User)
+                    {
+                        self.client_ids.insert(format!("msg-{}", m.id()), id);
+                    }
+                }
+                self.echo(answer)
+            }
+            Req::List(q, v) => self.echo(Answer::Value(list_tasks::list(world, &q, v))),
             Req::Subscribe {
                 caller,
                 agent,
@@ -304,7 +352,7 @@ impl Desk {
         let step = self.steps.keep(step, world.tasks.len());
         let held = world.push_urls.len();
         let children = self.settings.relay_children;
-        let mut answer = answer_step(
+        let (mut answer, task) = answer_step(
             world,
             step,
             version,
@@ -313,6 +361,7 @@ impl Desk {
             self.tick,
             self.nested,
         );
+        self.last_task = task;
         if world.push_urls.len() > held {
             // The config the step set: kept as the client gave it, for reading back and (when
             // the receiver is on this machine) for real POSTs.
@@ -335,6 +384,30 @@ impl Desk {
             }
         }
         answer
+    }
+
+    /// An answer with each message a client sent under the `messageId` it gave.
+    fn echo(&self, answer: Answer) -> Answer {
+        if self.client_ids.is_empty() {
+            return answer;
+        }
+        match answer {
+            Answer::Task(mut v) => {
+                echo_ids(&mut v, &self.client_ids);
+                Answer::Task(v)
+            }
+            Answer::Value(mut v) => {
+                echo_ids(&mut v, &self.client_ids);
+                Answer::Value(v)
+            }
+            Answer::Events(mut events) => {
+                for (v, _) in &mut events {
+                    echo_ids(v, &self.client_ids);
+                }
+                Answer::Events(events)
+            }
+            other => other,
+        }
     }
 
     /// Hands the webhooks pushed since the last call to the delivery side (`paced`: see

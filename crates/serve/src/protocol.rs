@@ -64,9 +64,11 @@ fn push_spec(config: &Value) -> Result<(PushSpec, String), Failure> {
     };
     let token = str_field(config, "token")?.unwrap_or_default();
     let id = str_field(config, "id")?.unwrap_or_default().to_string();
+    // The token is optional in A2A's types: a client's config may go without one.
     let spec = PushSpec {
         url: url.to_string(),
         token: Secret::new(token),
+        token_required: false,
     };
     Ok((spec, id))
 }
@@ -241,12 +243,18 @@ pub fn request(
             ));
         }
     };
+    let message_id = params
+        .get("message")
+        .and_then(|m| m.get("messageId"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
     Ok(Req::Step {
         step: Box::new(step),
         agent,
         version: v,
         stream: op == Op::Stream,
         push_id,
+        message_id,
     })
 }
 

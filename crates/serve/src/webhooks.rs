@@ -130,12 +130,14 @@ async fn post(n: &Notification, tls: &TlsConnector, allow_loopback: bool) -> Res
         Some(p) => format!("{host}:{p}"),
         None => host.to_string(),
     };
-    let Ok(req) = Request::post(target)
+    let mut req = Request::post(target)
         .header(hyper::header::HOST, authority)
-        .header(CONTENT_TYPE, "application/json")
-        .header("X-A2A-Notification-Token", n.token.as_str())
-        .body(Full::new(Bytes::from(n.body.clone())))
-    else {
+        .header(CONTENT_TYPE, "application/json");
+    // A config without a token (A2A's types allow it) sends no token header.
+    if !n.token.is_empty() {
+        req = req.header("X-A2A-Notification-Token", n.token.as_str());
+    }
+    let Ok(req) = req.body(Full::new(Bytes::from(n.body.clone()))) else {
         return Ok(false);
     };
     Ok(match url.scheme() {

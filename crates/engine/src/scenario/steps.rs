@@ -10,6 +10,9 @@ use super::*;
 pub struct PushSpec {
     pub url: String,
     pub token: Secret,
+    /// Whether a config without a token is refused (`missing_token`): a scenario's own configs
+    /// need one; a served client's may go without, as A2A's types allow.
+    pub token_required: bool,
 }
 
 #[derive(Debug)]
@@ -240,6 +243,7 @@ mod tests {
             Some(PushSpec {
                 url: "https://hooks.example.com/a".into(),
                 token: Secret::new("t"),
+                token_required: true,
             }),
             ContextSpec::Fresh,
         );

@@ -83,6 +83,7 @@ impl Loader<'_> {
                 push: Box::new(PushSpec {
                     url: p.url,
                     token: Secret::new(p.token.unwrap_or_default()),
+                    token_required: true,
                 }),
             },
             StepFile::Cancel(t) => Step::Cancel {
@@ -195,6 +196,7 @@ impl Loader<'_> {
         let push = s.push.map(|p| PushSpec {
             url: p.url,
             token: Secret::new(p.token.unwrap_or_default()),
+            token_required: true,
         });
         // The alias is defined after the step's own references are resolved: a step cannot name itself.
         let alias = s.alias.map(|name| {
