@@ -10,7 +10,7 @@ use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 pub use crate::report::html_text::esc;
 use crate::report::html_text::{COLOURS, colour};
-use crate::report::mermaid::step_anchors;
+use crate::report::mermaid_steps::step_anchors;
 use engine::faults::Refusal;
 use engine::record::{ErrorCode, Record, RefusedWhy, StepResult};
 use engine::scenario::{Step, Target};

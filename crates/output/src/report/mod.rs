@@ -13,6 +13,9 @@ mod json_blocks;
 mod json_out;
 mod json_records;
 pub mod mermaid;
+mod mermaid_lines;
+mod mermaid_steps;
+mod mermaid_tasks;
 pub mod pretty;
 pub mod table;
 

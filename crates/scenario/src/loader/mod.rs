@@ -144,8 +144,10 @@ mod received_claims;
 mod scenario;
 mod settings;
 mod steps;
+mod task_paths;
 mod templates;
 mod tokens;
+mod value_tests;
 mod values;
 mod webhook_claims;
 

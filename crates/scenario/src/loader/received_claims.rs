@@ -5,7 +5,7 @@ use crate::file::*;
 use crate::yaml::Seg;
 use engine::scenario::*;
 
-use super::conditions::text_test;
+use super::value_tests::text_test;
 use super::{Loader, Names, child};
 
 impl Loader<'_> {

@@ -8,8 +8,8 @@ use engine::conditions::Subject;
 use engine::scenario::*;
 use engine::template::{DataTemplate, Field, Part};
 
-use super::conditions::parse_data_path;
 use super::handlers::Scope;
+use super::value_tests::parse_data_path;
 use super::{Loader, child};
 
 /// The references a template may make, for messages.
