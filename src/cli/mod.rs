@@ -251,7 +251,21 @@ pub fn run() -> Result<Status, Error> {
             if max_connections == 0 {
                 return Err(Error::Usage("--max-connections 0: give at least 1".into()));
             }
-            serve_status(crate::serve::run(
+            // The served file's `expect` entries are checked against the session at its end.
+            let entries = scenario.expectations.len();
+            let unmet = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+            let finish: Option<crate::serve::Finish> = (entries > 0).then(|| {
+                let unmet = unmet.clone();
+                let file = file.clone();
+                let text = crate::scenario::loader::read(&file).unwrap_or_default();
+                Box::new(move |w: &crate::engine::world::World<'static>| {
+                    let found = crate::testing::golden::unmet_located(w, &text, &file);
+                    if let Ok(mut u) = unmet.lock() {
+                        *u = found;
+                    }
+                }) as crate::serve::Finish
+            });
+            let ended = crate::serve::run_then(
                 scenario,
                 crate::serve::Options {
                     listen,
@@ -275,7 +289,24 @@ pub fn run() -> Result<Status, Error> {
                     default_caller,
                     relay_children,
                 },
-            ))
+                finish,
+            );
+            serve_status(ended)?;
+            if entries == 0 {
+                return Ok(Status::Success);
+            }
+            let unmet = unmet.lock().map(|u| u.clone()).unwrap_or_default();
+            let name = crate::escape::text(&file.display().to_string()).into_owned();
+            let mut out = std::io::stdout().lock();
+            if unmet.is_empty() {
+                let _ = writeln!(out, "ok     {name} (the session meets its {entries} expect entries)");
+                return Ok(Status::Success);
+            }
+            let _ = writeln!(out, "FAILED {name} (the session's expect)");
+            for u in &unmet {
+                let _ = writeln!(out, "  {}", crate::escape::text(u));
+            }
+            Ok(Status::Failed)
         }
     }
 }
@@ -283,7 +314,6 @@ pub fn run() -> Result<Status, Error> {
 /// How a session ended: its start-up and run problems are the binary's to print, as usage
 /// errors (a flag, an address, a path), with exit 2.
 #[cfg(feature = "serve")]
-fn serve_status(ended: Result<(), crate::serve::ServeError>) -> Result<Status, Error> {
-    ended.map_err(|e| Error::Usage(e.0))?;
-    Ok(Status::Success)
+fn serve_status(ended: Result<(), crate::serve::ServeError>) -> Result<(), Error> {
+    ended.map_err(|e| Error::Usage(e.0))
 }

@@ -101,16 +101,14 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
     compare(o, &w, &text, path, bless)
 }
 
-/// The run's report against the golden, and its `expect` entries.
-fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: bool) -> Outcome {
+/// The `expect` entries a run does not meet, each as `FILE:LINE:COL: expectation failed: …` (`text`
+/// is the file's, which locates them; an imported entry is located in its own file).
+pub fn unmet_located(w: &world::World, text: &str, path: &Path) -> Vec<String> {
     let scenario = w.record.scenario;
-    let mut actual = Vec::new();
-    let _ = report_json::write(w, &mut actual);
-    let actual = String::from_utf8_lossy(&actual).into_owned();
     // Indexed once for all of them: many unmet expectations in a long file cost one pass.
     let mut index = None;
+    let mut out = Vec::new();
     for unmet in expect::check(w) {
-        // An imported scenario's claims are located in the file that states them.
         let site = match scenario.expectation_sites.get(unmet.index) {
             Some(site) => site.clone(),
             None => {
@@ -124,9 +122,18 @@ fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: boo
                 format!("{}:{line}:{col}", path.display())
             }
         };
-        o.unmet
-            .push(format!("{site}: expectation failed: {}", unmet.message));
+        out.push(format!("{site}: expectation failed: {}", unmet.message));
     }
+    out
+}
+
+/// The run's report against the golden, and its `expect` entries.
+fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: bool) -> Outcome {
+    let scenario = w.record.scenario;
+    let mut actual = Vec::new();
+    let _ = report_json::write(w, &mut actual);
+    let actual = String::from_utf8_lossy(&actual).into_owned();
+    o.unmet = unmet_located(w, text, path);
     // `golden: false`: the expectations alone decide.
     if !scenario.golden {
         return o;

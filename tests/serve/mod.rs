@@ -13,6 +13,7 @@ mod replies;
 mod report;
 mod requests;
 mod robustness;
+mod session_expect;
 mod streams;
 mod strictness;
 mod subscriptions;

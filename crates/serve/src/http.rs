@@ -42,7 +42,11 @@ pub type WorldSide =
     Box<dyn FnOnce(WorldStart) -> std::io::Result<std::thread::JoinHandle<Result<(), String>>>>;
 
 /// `serve`: the session's owner loop is the world's side.
-pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
+pub async fn serve(
+    scenario: Scenario,
+    options: Options,
+    finish: Option<crate::Finish>,
+) -> Result<(), String> {
     let scenario: &'static Scenario = Box::leak(Box::new(scenario));
     let session: WorldSide = Box::new(|start: WorldStart| {
         let WorldStart {
@@ -55,7 +59,7 @@ pub async fn serve(scenario: Scenario, options: Options) -> Result<(), String> {
         std::thread::Builder::new()
             .name("a2a-sim-world".into())
             .spawn(move || {
-                let r = owner::run(scenario, settings, rx);
+                let r = owner::run(scenario, settings, rx, finish);
                 drop(done);
                 r
             })

@@ -99,8 +99,22 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+/// What a session's caller does with the finished world before it is dropped: the binary checks
+/// the served file's `expect` entries with it.
+pub type Finish = Box<dyn FnOnce(&engine::world::World<'static>) + Send>;
+
 /// Serves `scenario` until a signal, `--exit-after` or `--idle-exit`; then writes the report.
-pub fn run(mut scenario: Scenario, options: Options) -> Result<(), ServeError> {
+pub fn run(scenario: Scenario, options: Options) -> Result<(), ServeError> {
+    run_then(scenario, options, None)
+}
+
+/// [`run`], handing the finished world to `finish` (the session keeps every step it served
+/// for it, so that claims about steps can be checked).
+pub fn run_then(
+    mut scenario: Scenario,
+    options: Options,
+    finish: Option<Finish>,
+) -> Result<(), ServeError> {
     let refuse = |message: String| Err(ServeError(message));
     if let Some(root) = &options.root_agent
         && !scenario.agents.iter().any(|a| a.name() == root)
@@ -173,6 +187,6 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<(), ServeError> {
         Err(e) => return refuse(format!("cannot start the server runtime: {e}")),
     };
     runtime
-        .block_on(http::serve(scenario, options))
+        .block_on(http::serve(scenario, options, finish))
         .map_err(|e| ServeError(e.to_string()))
 }

@@ -428,7 +428,10 @@ pub fn run(
     scenario: &'static Scenario,
     settings: Settings,
     rx: Receiver<Job>,
+    finish: Option<crate::Finish>,
 ) -> Result<(), String> {
+    // Claims to check at the end need every step the session served.
+    let keep_steps = finish.is_some();
     let mut world = World::new(scenario);
     world.pace_events();
     // The report is written as the session runs: a long session keeps no step it wrote.
@@ -476,7 +479,7 @@ pub fn run(
                 }
                 // Real time has already waited for this work: its webhooks are due now.
                 desk.notify(&world, None);
-                write_steps(&mut world, &mut report, &mut failed);
+                write_steps(&mut world, &mut report, &mut failed, keep_steps);
                 waiting = None;
                 continue;
             }
@@ -493,13 +496,16 @@ pub fn run(
             }
         };
         let _ = job.reply.send(reply);
-        write_steps(&mut world, &mut report, &mut failed);
+        write_steps(&mut world, &mut report, &mut failed, keep_steps);
     }
     // What was still scheduled runs to quiescence, as at the end of `run`: the report of a fixed
     // sequence of requests does not depend on when the session was stopped.
     world.finish();
     desk.notify(&world, None);
     desk.subscriptions.close_all(&world);
+    if let Some(finish) = finish {
+        finish(&world);
+    }
     let finished = match (failed, report) {
         (Some(e), _) => Err(e),
         (None, Some(report)) => report.finish(&world),
@@ -522,6 +528,7 @@ fn write_steps(
     world: &mut World,
     report: &mut Option<Session>,
     failed: &mut Option<std::io::Error>,
+    keep_steps: bool,
 ) {
     if let Some(r) = report
         && let Err(e) = r.steps(world, false)
@@ -533,7 +540,7 @@ fn write_steps(
         Some(r) => r.written() - world.steps_forgotten,
         None => world.steps.len(),
     };
-    if done >= FORGET_AFTER {
+    if done >= FORGET_AFTER && !keep_steps {
         world.forget_steps(done);
     }
 }
