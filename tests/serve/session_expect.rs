@@ -14,7 +14,7 @@ fn session(name: &str, yaml: &str) -> (i32, String) {
     let dir = crate::common::binary::scratch(&format!("session-expect-{name}"));
     crate::common::binary::write(&dir, "s.yaml", yaml);
     let ready = dir.join("ready");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
+    let child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
         .args([
             "serve",
             "s.yaml",
