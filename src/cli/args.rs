@@ -173,6 +173,10 @@ pub(super) enum Command {
         /// Write the session's JSON report here on shutdown.
         #[arg(long)]
         report: Option<PathBuf>,
+        /// Write the session as a scenario here on shutdown (the served file imported, the
+        /// requests as steps, what became of each task as `expect`): `a2a-sim test` replays it.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
         /// Write the bound address (`127.0.0.1:PORT`) here once listening.
         #[arg(long)]
         ready_file: Option<PathBuf>,

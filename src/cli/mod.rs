@@ -215,6 +215,7 @@ pub fn run() -> Result<Status, Error> {
             allow_loopback_push,
             push_ca,
             report,
+            record,
             ready_file,
             exit_after,
             idle_exit,
@@ -227,6 +228,12 @@ pub fn run() -> Result<Status, Error> {
             set,
         } => {
             let scenario = input::load_for_serve(&file, &set)?;
+            if record.is_some() && !scenario.steps.is_empty() {
+                return Err(Error::Usage(format!(
+                    "--record writes a scenario that imports {}, which has steps of its own: serve a library (a file without `steps`) to record a session of it",
+                    file.display()
+                )));
+            }
             let seconds = |flag: &str, s: f64| {
                 // At most a day: a longer timeout is no limit, and Duration must hold it.
                 if s.is_finite() && s > 0.0 && s <= 86_400.0 {
@@ -277,6 +284,7 @@ pub fn run() -> Result<Status, Error> {
                     allow_loopback_push,
                     push_ca,
                     report,
+                    record: record.map(|r| (r, file.clone())),
                     ready_file,
                     exit_after,
                     idle_exit,

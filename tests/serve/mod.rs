@@ -9,6 +9,7 @@ mod lifecycle;
 mod limits;
 mod list_tasks;
 mod push_configs;
+mod record;
 mod replies;
 mod report;
 mod requests;

@@ -139,6 +139,7 @@ pub async fn serve_with(
     let settings = owner::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
         report: options.report.clone(),
+        record: options.record.clone(),
         version: options.version,
         deliver,
         relay_children: options.relay_children,

@@ -17,6 +17,7 @@ mod ownership;
 mod protocol;
 mod push_address;
 mod push_configs;
+mod record_file;
 mod request;
 mod responses;
 mod rest;
@@ -51,6 +52,8 @@ pub struct Options {
     /// PEM certificates trusted for https webhooks besides the web's roots.
     pub push_ca: Option<PathBuf>,
     pub report: Option<PathBuf>,
+    /// `--record FILE`: the session written as a scenario when it stops, with the served file.
+    pub record: Option<(PathBuf, PathBuf)>,
     pub ready_file: Option<PathBuf>,
     pub exit_after: Option<u64>,
     pub idle_exit: Option<Duration>,
@@ -75,6 +78,7 @@ impl Default for Options {
             allow_loopback_push: false,
             push_ca: None,
             report: None,
+            record: None,
             ready_file: None,
             exit_after: None,
             idle_exit: None,

@@ -28,6 +28,8 @@ use output::report::json::Session;
 pub struct Settings {
     pub tick_ms: u64,
     pub report: Option<std::path::PathBuf>,
+    /// `--record`: where to write the session as a scenario, and the served file's path.
+    pub record: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// The version of push payloads (the served cards').
     pub version: A2aVersion,
     /// Where notifications to deliver go (the HTTP side POSTs them).
@@ -430,8 +432,10 @@ pub fn run(
     rx: Receiver<Job>,
     finish: Option<crate::Finish>,
 ) -> Result<(), String> {
-    // Claims to check at the end need every step the session served.
-    let keep_steps = finish.is_some();
+    // Claims to check at the end, and a recording, need every step the session served.
+    let keep_steps = finish.is_some() || settings.record.is_some();
+    let record = settings.record.clone();
+    let mut waits = super::record_file::Waits::default();
     let mut world = World::new(scenario);
     world.pace_events();
     // The report is written as the session runs: a long session keeps no step it wrote.
@@ -475,7 +479,9 @@ pub fn run(
             Ok(job) => job,
             Err(RecvTimeoutError::Timeout) => {
                 if let Some(due) = world.next_due() {
+                    let from = world.clock();
                     world.advance_to(due.max(clock));
+                    waits.0.push((world.served.len(), from, world.clock()));
                 }
                 // Real time has already waited for this work: its webhooks are due now.
                 desk.notify(&world, None);
@@ -505,6 +511,10 @@ pub fn run(
     desk.subscriptions.close_all(&world);
     if let Some(finish) = finish {
         finish(&world);
+    }
+    if let Some((out, served)) = &record {
+        let text = super::record_file::scenario_text(&world, served, out, &waits);
+        std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     let finished = match (failed, report) {
         (Some(e), _) => Err(e),
