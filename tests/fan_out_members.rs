@@ -201,3 +201,15 @@ fn a_delegation_has_no_members() {
         "{e}"
     );
 }
+
+#[test]
+fn the_loan_orchestrator_example_passes_and_its_webhook_claims_hold_under_explore() {
+    // A fan-out of KYC, credit and fraud, the application forwarded as data, a decision on the
+    // credit member's score, and claims about the back office's webhooks.
+    let file = "examples/loan-orchestrator/loan.yaml";
+    let test = crate::common::binary::a2a_sim(&["test", file]);
+    assert_eq!(test.status, 0, "{}", test.stdout);
+    let explore = crate::common::binary::a2a_sim(&["explore", file, "--runs", "100"]);
+    assert_eq!(explore.status, 0, "{}", explore.stdout);
+    assert_eq!(explore.stdout, "100 runs, 0 violations\n");
+}
