@@ -455,3 +455,22 @@ fn refused_attempts_are_drawn_where_they_happened_and_marks_never_share_a_spot()
         }
     }
 }
+
+#[test]
+fn a_reply_that_reaches_a_child_is_drawn_from_the_task_above_it_at_its_tick() {
+    // payment-decision: the orchestrator's reply to the escalated payment is forwarded down to
+    // the screener, which resumes at t20; travel-booking: the planner's scripted reply to the
+    // hotel agent's question.
+    let (diagram, _) = bundled("payment-decision.yaml");
+    assert!(
+        diagram.contains(
+            "payments_agent->>sanctions_screener: [t20] reply task-4: Nordwind Logistik GmbH, Hamburg, DE"
+        ),
+        "{diagram}"
+    );
+    let (diagram, _) = bundled("travel-booking.yaml");
+    assert!(
+        diagram.contains("trip_planner->>hotel_agent: [t11] reply task-3: The double room, please"),
+        "{diagram}"
+    );
+}

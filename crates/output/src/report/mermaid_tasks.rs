@@ -147,6 +147,28 @@ fn task_items(record: &Record, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             .map_or((d.tick, 6), |h| (h.tick, 1));
         items.push(line((key.0, key.1, seq + 100 + k), note(agent, &label)));
     }
+    // Replies that reached a child task from the task above it (forwarded down an escalated
+    // chain, or scripted by the delegating agent): each drawn at the tick the child resumed.
+    if let Some(parent) = t.parent() {
+        let from = s.agents[record.tasks[parent].agent()].name();
+        let resumes = t
+            .history
+            .windows(2)
+            .filter(|w| w[0].state.is_pause() && w[1].state == TaskState::Working)
+            .map(|w| w[1].tick);
+        let replies = t
+            .messages
+            .iter()
+            .skip(1)
+            .filter(|m| m.role() == engine::task::Role::User);
+        for (k, (tick, m)) in resumes.zip(replies).enumerate() {
+            let label = format!("[t{tick}] reply {}: {}", task_id(ix), esc(&m.text));
+            items.push(line(
+                (tick, 1, seq + 400 + k),
+                arrow(from, "->>", agent, &label),
+            ));
+        }
+    }
     for (k, p) in tree.pushes[ix].iter().map(|&k| (k, &record.pushes[k])) {
         let host = host(&record.push_urls[p.url]);
         let label = format!("[t{}] push {} {}", p.tick, task_id(ix), p.state);
