@@ -1178,3 +1178,20 @@ fn explore_refuses_an_agent_at_a_url() {
         run.stderr
     );
 }
+
+#[test]
+fn a_get_and_a_cancel_of_the_real_agents_task_are_asked_of_it_by_its_own_id() {
+    let desk = Desk {
+        steps: "  - send: {caller: branch, to: desk, text: \"Application: Grace\", as: grace}\n  \
+                - get: {caller: branch, task: grace}\n  \
+                - cancel: {caller: branch, task: grace}\n",
+        ..Desk::mode("ask")
+    };
+    let dir = desk.at("get-cancel");
+    let r = report(&dir, &[]);
+    assert_eq!(r["errors"], json!([]), "{r:#}");
+    assert_eq!(task(&r, "task-1")["state"], "canceled");
+    let log = log(&dir, "desk");
+    assert!(log.contains("GetTask stub-task-1"), "{log}");
+    assert!(log.contains("CancelTask stub-task-1"), "{log}");
+}

@@ -198,6 +198,7 @@ class Handler(BaseHTTPRequestHandler):
     port = 0
     sends = 0
     previous_trace = None  # mode late
+    tasks = {}  # the stub's task id -> the Task it last answered
 
     def log_message(self, format, *args):
         pass  # its default lines carry a clock
@@ -220,7 +221,11 @@ class Handler(BaseHTTPRequestHandler):
         request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         rpc_id = request.get("id")
         method = "message/send" if self.protocol == "0.3" else "SendMessage"
-        if request.get("method") != method:
+        asked = request.get("method")
+        if asked in ("GetTask", "CancelTask", "tasks/get", "tasks/cancel"):
+            self.about_task(rpc_id, asked, request.get("params", {}).get("id"))
+            return
+        if asked != method:
             error = {"code": -32601, "message": f"method not found: {request.get('method')}"}
             self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "error": error})
             return
@@ -248,7 +253,27 @@ class Handler(BaseHTTPRequestHandler):
         else:
             forwarded = traceparent if self.mode != "no-trace" else None
             task = answer_send(message, forwarded, Handler.sends)
+        Handler.tasks[task["id"]] = task
         result = to_v03(task) if self.protocol == "0.3" else {"task": task}
+        self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "result": result})
+
+    def about_task(self, rpc_id, method, task_id):
+        """GetTask / CancelTask of a task this stub answered (its last answer, as it stands)."""
+        say(f"{method} {task_id}")
+        task = Handler.tasks.get(task_id)
+        if task is None:
+            error = {"code": -32001, "message": f"task not found: {task_id}"}
+            self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "error": error})
+            return
+        if method in ("CancelTask", "tasks/cancel"):
+            if task["status"]["state"] in ("TASK_STATE_COMPLETED", "TASK_STATE_FAILED",
+                                           "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"):
+                error = {"code": -32002, "message": f"task not cancelable: {task_id}"}
+                self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "error": error})
+                return
+            task = dict(task, status={"state": "TASK_STATE_CANCELED"})
+            Handler.tasks[task_id] = task
+        result = to_v03(task) if self.protocol == "0.3" else task
         self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "result": result})
 
 

@@ -135,6 +135,21 @@ pub fn send_request(e: &Endpoint, id: u64, m: &Outgoing, stream: bool) -> Vec<u8
         .unwrap_or_default()
 }
 
+/// A JSON-RPC GetTask (1.0; 0.3 `tasks/get`) or, with `cancel`, CancelTask (`tasks/cancel`) of
+/// the agent's own task id.
+pub fn task_request(e: &Endpoint, id: u64, task_id: &str, cancel: bool) -> Vec<u8> {
+    let method = match (e.v1, cancel) {
+        (true, false) => "GetTask",
+        (true, true) => "CancelTask",
+        (false, false) => "tasks/get",
+        (false, true) => "tasks/cancel",
+    };
+    serde_json::to_vec(
+        &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"id": task_id}}),
+    )
+    .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

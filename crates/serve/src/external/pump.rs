@@ -162,6 +162,16 @@ impl Pump {
                     self.send(task, message.text.as_str(), message.data(), false);
                 }
             }
+            // A get or a cancel of a real agent's task is asked of the agent too, by its own id:
+            // what it answers is recorded (news since its last answer; a cancel it confirms).
+            Step::Get { caller, task } | Step::Cancel { caller, task }
+                if external_task(&self.world, *caller, task).is_some() =>
+            {
+                let cancel = matches!(step, Step::Cancel { .. });
+                if let Some(task) = self.run_step(step) {
+                    self.ask_about(task, cancel);
+                }
+            }
             _ => {
                 self.world.run_step(step);
             }
@@ -211,6 +221,42 @@ impl Pump {
             },
             stream,
         );
+        let result = self.exchange(task, &endpoint, body);
+        let read = if stream {
+            wire::read_stream_answer
+        } else {
+            wire::read_send_answer
+        };
+        self.record_with(l, task, theirs, result, read, stream);
+        self.world.external_step_answered();
+    }
+
+    /// Asks the agent of `task` for its task (GetTask) or to cancel it (CancelTask), by the id it
+    /// gave; records what it answers.
+    fn ask_about(&mut self, task: TaskIx, cancel: bool) {
+        let agent = self.world.tasks[task].agent();
+        let Some(l) = self.live_of(agent) else {
+            return;
+        };
+        let theirs = self.theirs.get(&task).cloned().unwrap_or_default();
+        let Some(their_id) = theirs.task_id.clone() else {
+            return;
+        };
+        self.rpc_id += 1;
+        let endpoint = self.live[l].endpoint.clone();
+        let body = wire::task_request(&endpoint, self.rpc_id, &their_id, cancel);
+        let result = self.exchange(task, &endpoint, body);
+        self.record_with(l, task, theirs, result, wire::read_task_answer, false);
+    }
+
+    /// Makes one request of the agent for `task` on the runtime and answers the agent's calls
+    /// until its answer comes.
+    fn exchange(
+        &mut self,
+        task: TaskIx,
+        endpoint: &wire::Endpoint,
+        body: Vec<u8>,
+    ) -> Result<client::Answer, String> {
         let mut headers = vec![(
             "traceparent",
             format!("00-{:032x}-{:016x}-01", trace_of(task), self.rpc_id),
@@ -220,8 +266,9 @@ impl Pump {
         }
         let tx = self.tx.clone();
         let timeout = self.timeout;
+        let url = endpoint.url.clone();
         self.handle.spawn(async move {
-            let result = client::call(&endpoint.url, &headers, Some(body), timeout).await;
+            let result = client::call(&url, &headers, Some(body), timeout).await;
             let (reply, _) = tokio::sync::oneshot::channel();
             let _ = tx.send(Job {
                 req: Req::Agent(Box::new(Answered { task, result })),
@@ -232,8 +279,7 @@ impl Pump {
         self.in_flight = Some(task);
         let result = self.pump_until(task);
         self.in_flight = None;
-        self.record(l, task, theirs, result, stream);
-        self.world.external_step_answered();
+        result
     }
 
     /// Answers the agent's calls until the answer for `task` comes (or the run's bound on a
@@ -317,20 +363,16 @@ impl Pump {
     }
 
     /// Records the agent's answer for `task`, or what went wrong.
-    fn record(
+    fn record_with(
         &mut self,
         l: usize,
         task: TaskIx,
         mut theirs: Theirs,
         result: Result<client::Answer, String>,
+        read: fn(&wire::Endpoint, u16, &[u8]) -> Result<wire::TaskAnswer, String>,
         stream: bool,
     ) {
         let name = self.world.scenario.agents[self.live[l].agent].name();
-        let read = if stream {
-            wire::read_stream_answer
-        } else {
-            wire::read_send_answer
-        };
         let failure = match result {
             Ok(answer) => {
                 match read(&self.live[l].endpoint, answer.status, &answer.body) {

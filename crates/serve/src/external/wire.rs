@@ -8,7 +8,7 @@ use engine::lifecycle::TaskState;
 
 use crate::message::canonical;
 
-pub use super::call::{Endpoint, Outgoing, endpoint, send_request};
+pub use super::call::{Endpoint, Outgoing, endpoint, send_request, task_request};
 
 /// One thing the agent reported for its task, in the order the report records them.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,6 +125,22 @@ pub fn read_send_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<TaskAn
         context_id: id("contextId"),
         reported,
     })
+}
+
+/// Reads a JSON-RPC answer that is a Task itself (GetTask, CancelTask): as a send's answer.
+pub fn read_task_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<TaskAnswer, String> {
+    if !e.v1 {
+        return read_send_answer(e, status, body);
+    }
+    // 1.0 gives the Task bare; a send's answer wraps it as `{"task": …}`.
+    match serde_json::from_slice::<Value>(body) {
+        Ok(mut v) if v.get("result").is_some_and(|r| r.get("task").is_none()) => {
+            let task = v["result"].take();
+            v["result"] = serde_json::json!({ "task": task });
+            read_send_answer(e, status, v.to_string().as_bytes())
+        }
+        _ => read_send_answer(e, status, body),
+    }
 }
 
 /// Reads a stream's answer (`text/event-stream`): each event's JSON-RPC result in order — the
