@@ -114,3 +114,40 @@ fn a_bad_reference_in_data_is_a_located_load_error() {
     );
     assert!(e.contains("test.yaml:"), "{e}");
 }
+
+#[test]
+fn check_warns_where_a_data_reference_may_have_no_value() {
+    // `credit` is defined in one branch only: on the other the artifact's data has no value.
+    let yaml = r#"templates: true
+agents:
+  - {name: credit, tenant: t, clearance: public, skills: [{id: c, tags: [c]}], handler: [working, {artifact: {text: s, data: {score: 1}}}, completed]}
+  - name: desk
+    tenant: t
+    clearance: public
+    skills: [{id: d, tags: [d]}]
+    handler:
+      - working
+      - when: {input: {}, text: go}
+        then: [{delegate: {to: credit, text: score, as: credit}}]
+      - artifact: {text: x, data: {score: "{{result.credit.data.score}}"}}
+      - completed
+callers: [{id: u, tenant: t, classification: public}]
+steps:
+  - send: {caller: u, to: desk, text: go}
+"#;
+    let dir = crate::common::binary::scratch("data-template-warning");
+    crate::common::binary::write(&dir, "w.yaml", yaml);
+    let run = crate::common::binary::a2a_sim_in(&dir, &["check", "w.yaml"], None);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("w.yaml:12:43: warning: handler step 4 puts `result.credit` in its data"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("fails with `template_missing`"),
+        "{}",
+        run.stderr
+    );
+}

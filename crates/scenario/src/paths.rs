@@ -239,6 +239,19 @@ impl Walk<'_> {
 
 /// Warns where a template renders a `result` whose step may not have run on some path to it
 /// (defined in one branch of a `when`, used after it or in the other): there it renders empty.
+/// The templated strings of a step's `data` (under `key`), each at its place in the mapping.
+fn data_slots<'a>(
+    key: &[Seg],
+    template: Option<&'a engine::template::DataTemplate>,
+    texts: &mut Vec<(Vec<Seg>, &'a Text)>,
+) {
+    for (path, text) in template.iter().flat_map(|t| t.slots.iter()) {
+        let mut p = [key, &[Seg::from("data")]].concat();
+        p.extend(path.iter().map(|s| Seg::from(s.as_str())));
+        texts.push((p, text));
+    }
+}
+
 fn template_results(
     at: &[Seg],
     steps: &[HandlerStep],
@@ -251,6 +264,25 @@ fn template_results(
         *n += 1;
         let here = [at, &[Seg::Index(j)]].concat();
         let mut texts: Vec<(Vec<Seg>, &Text)> = Vec::new();
+        // Data templates: each templated string, at its place in the `data` mapping.
+        match step {
+            HandlerStep::Artifact(a) => data_slots(
+                &[&here[..], &[Seg::from("artifact")]].concat(),
+                a.data_template.as_ref(),
+                &mut texts,
+            ),
+            HandlerStep::Delegate(d) => data_slots(
+                &[&here[..], &[Seg::from("delegate")]].concat(),
+                d.message.template(),
+                &mut texts,
+            ),
+            HandlerStep::FanOut(f) => data_slots(
+                &[&here[..], &[Seg::from("fan_out")]].concat(),
+                f.message.template(),
+                &mut texts,
+            ),
+            _ => {}
+        }
         match step {
             HandlerStep::Status(_, Some(t)) => texts.push((here.clone(), t)),
             HandlerStep::Message(t) => {
@@ -292,9 +324,15 @@ fn template_results(
                     let name = agent.results.get(*r).map_or("?", String::as_str);
                     out.push(Problem {
                         path: path.clone(),
-                        message: format!(
-                            "handler step {n} renders `result.{name}`, but the step that defines `{name}` does not run on every path to it (a `when` branch): there the reference renders as empty"
-                        ),
+                        message: if path.iter().any(|s| *s == Seg::from("data")) {
+                            format!(
+                                "handler step {n} puts `result.{name}` in its data, but the step that defines `{name}` does not run on every path to it (a `when` branch): there the run fails with `template_missing`"
+                            )
+                        } else {
+                            format!(
+                                "handler step {n} renders `result.{name}`, but the step that defines `{name}` does not run on every path to it (a `when` branch): there the reference renders as empty"
+                            )
+                        },
                     });
                 }
             }
