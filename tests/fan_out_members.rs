@@ -213,3 +213,42 @@ fn the_loan_orchestrator_example_passes_and_its_webhook_claims_hold_under_explor
     assert_eq!(explore.status, 0, "{}", explore.stdout);
     assert_eq!(explore.stdout, "100 runs, 0 violations\n");
 }
+
+#[test]
+fn a_member_named_with_as_is_found_by_that_name() {
+    // Two members on one agent cannot be told apart by it; their own names can.
+    let cond = "{result: checks.second, data: {score: 712}}";
+    let to = "[kyc, {agent: credit, as: first}, {agent: credit, as: second}]";
+    assert_eq!(decided(to, cond, 712), "completed");
+    let e = refused_to(
+        "[kyc, {agent: credit, as: c}, {agent: credit, as: c}]",
+        "{result: checks.c, state: completed}",
+    );
+    assert!(e.contains("duplicate member name `c`"), "{e}");
+    let e = refused_to(
+        "[kyc, {agent: credit, as: \"2\"}]",
+        "{result: checks.1, state: completed}",
+    );
+    assert!(e.contains("a member's `as` is a name"), "{e}");
+    // In a delegation's `to`, `as` has no member to name.
+    let agents = [
+        checks(700),
+        vec![agent(
+            "desk",
+            "[working, {delegate: {to: {agent: kyc, as: k}, text: check}}, completed]",
+        )],
+    ]
+    .concat();
+    let e = load_err(&yaml(&agents, &send("desk")));
+    assert!(
+        e.contains("`as` inside `to` names a fan-out's member"),
+        "{e}"
+    );
+}
+
+/// The load error of `desk` deciding on COND after fanning out to TO.
+fn refused_to(to: &str, cond: &str) -> String {
+    let mut agents = checks(700);
+    agents.push(desk(to, cond));
+    load_err(&yaml(&agents, &send("desk")))
+}

@@ -178,11 +178,14 @@ pub struct CallerFile {
     pub delegation_chain: Vec<String>,
 }
 
-/// `to: NAME` or `to: {discover: [tags]}`.
+/// `to: NAME` or `to: {discover: [tags]}`; in a fan-out's list also `{agent: NAME, as: MEMBER}`
+/// (or `{discover: [tags], as: MEMBER}`), which names the member for `when`.
 #[derive(Debug)]
 pub enum TargetFile {
     Agent(String),
     Discover(Vec<String>),
+    /// A target with a member name (`as`).
+    Named(Box<TargetFile>, String),
 }
 
 impl<'de> Deserialize<'de> for TargetFile {
@@ -197,17 +200,32 @@ impl<'de> Deserialize<'de> for TargetFile {
                 Ok(TargetFile::Agent(s.to_string()))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TargetFile, A::Error> {
-                let key: String = map
-                    .next_key()?
-                    .ok_or_else(|| de::Error::custom("expected {discover: [tags]}"))?;
-                if key != "discover" {
-                    return Err(de::Error::unknown_field(&key, &["discover"]));
+                const KEYS: &[&str] = &["discover", "agent", "as"];
+                let (mut target, mut name) = (None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "discover" if target.is_none() => {
+                            target = Some(TargetFile::Discover(map.next_value()?));
+                        }
+                        "agent" if target.is_none() => {
+                            target = Some(TargetFile::Agent(map.next_value()?));
+                        }
+                        "as" if name.is_none() => name = Some(map.next_value::<String>()?),
+                        "discover" | "agent" | "as" => {
+                            return Err(de::Error::custom(
+                                "a target is one of `agent: NAME` or `discover: [tags]`, with at most one `as`",
+                            ));
+                        }
+                        other => return Err(de::Error::unknown_field(other, KEYS)),
+                    }
                 }
-                let tags = map.next_value()?;
-                if let Some(extra) = map.next_key::<String>()? {
-                    return Err(de::Error::unknown_field(&extra, &["discover"]));
-                }
-                Ok(TargetFile::Discover(tags))
+                let target = target.ok_or_else(|| {
+                    de::Error::custom("expected {discover: [tags]} or {agent: NAME, as: MEMBER}")
+                })?;
+                Ok(match name {
+                    Some(n) => TargetFile::Named(Box::new(target), n),
+                    None => target,
+                })
             }
         }
         de.deserialize_any(V)
@@ -312,8 +330,10 @@ impl JsonSchema for TargetFile {
             "description": "An agent by name, or the top-ranked card of a discovery.",
             "oneOf": [
                 {"type": "string"},
-                {"type": "object", "properties": {"discover": {"type": "array", "items": {"type": "string"}}},
-                 "required": ["discover"], "additionalProperties": false}
+                {"type": "object", "properties": {"discover": {"type": "array", "items": {"type": "string"}}, "as": {"type": "string"}},
+                 "required": ["discover"], "additionalProperties": false},
+                {"type": "object", "properties": {"agent": {"type": "string"}, "as": {"type": "string"}},
+                 "required": ["agent"], "additionalProperties": false}
             ]
         })
     }

@@ -176,6 +176,14 @@ impl Loader<'_> {
             }
             return Some((ix, n - 1, written.to_string()));
         }
+        // A member by its own name first, else by the agent its `to` list names.
+        if let Some(k) = r
+            .member_as
+            .iter()
+            .position(|m| m.as_deref() == Some(member))
+        {
+            return Some((ix, k as u32, written.to_string()));
+        }
         let found: Vec<usize> = r
             .members
             .iter()

@@ -24,6 +24,8 @@ pub(super) struct NamedResult {
     pub kind: ResultKind,
     /// A fan-out's members as its `to` list names them (`None`: a discovery), for `GROUP.NAME`.
     pub members: Vec<Option<String>>,
+    /// The members' own names (`{agent: NAME, as: MEMBER}`), which `GROUP.MEMBER` tries first.
+    pub member_as: Vec<Option<String>>,
 }
 
 #[derive(Debug)]
@@ -245,6 +247,7 @@ impl Loader<'_> {
             name,
             kind,
             members: Vec::new(),
+            member_as: Vec::new(),
         });
         Some(scope.results.len() - 1)
     }
@@ -331,13 +334,25 @@ impl Loader<'_> {
         }
         let here = child(&at, "to");
         let mut written = Vec::new();
+        let mut member_as: Vec<Option<String>> = Vec::new();
         let (to, members) = match f.to {
             FanTargetsFile::List(list) => {
+                let written_agent = |t: &TargetFile| match t {
+                    TargetFile::Agent(name) => Some(name.clone()),
+                    _ => None,
+                };
                 written = list
                     .iter()
                     .map(|t| match t {
-                        TargetFile::Agent(name) => Some(name.clone()),
-                        TargetFile::Discover(_) => None,
+                        TargetFile::Named(inner, _) => written_agent(inner),
+                        t => written_agent(t),
+                    })
+                    .collect();
+                member_as = list
+                    .iter()
+                    .map(|t| match t {
+                        TargetFile::Named(_, m) => Some(m.clone()),
+                        _ => None,
                     })
                     .collect();
                 if list.is_empty() {
@@ -380,8 +395,10 @@ impl Loader<'_> {
             ResultKind::FanOut(members),
             scope,
         );
+        self.member_names(&here, &member_as);
         if let Some(r) = result {
             scope.results[r].members = written;
+            scope.results[r].member_as = member_as;
         }
         FanOut {
             to,
@@ -396,9 +413,31 @@ impl Loader<'_> {
         }
     }
 
+    /// The members' `as` names: not empty, not a number, each once.
+    fn member_names(&mut self, to: &[Seg], names: &[Option<String>]) {
+        for (k, name) in names.iter().enumerate() {
+            let Some(name) = name else { continue };
+            let here = [to, &[Seg::Index(k), Seg::from("as")]].concat();
+            if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) || name.contains('.') {
+                self.problem(
+                    here,
+                    format!(
+                        "a member's `as` is a name (not empty, not a number, no `.`), not `{name}`"
+                    ),
+                );
+            } else if names[..k].iter().flatten().any(|n| n == name) {
+                self.problem(
+                    here,
+                    format!("duplicate member name `{name}`: each member of a fan-out has its own"),
+                );
+            }
+        }
+    }
+
     /// One entry of a fan-out's `to` list: located at the entry itself, not at a `to` key.
     fn list_target(&mut self, at: &[Seg], t: TargetFile, names: &Names) -> Target {
         match t {
+            TargetFile::Named(inner, _) => self.list_target(at, *inner, names),
             TargetFile::Agent(name) => Target::Agent(self.agent_ref(at.to_vec(), &name, names)),
             TargetFile::Discover(tags) => {
                 if tags.is_empty() {

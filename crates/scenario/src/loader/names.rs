@@ -40,6 +40,13 @@ impl Names {
 impl Loader<'_> {
     pub(super) fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {
         match to {
+            TargetFile::Named(inner, _) => {
+                self.problem(
+                    [child(at, "to"), vec![Seg::from("as")]].concat(),
+                    "`as` inside `to` names a fan-out's member; a delegation names its result with its own `as`",
+                );
+                self.target(at, *inner, names)
+            }
             TargetFile::Agent(name) => Target::Agent(self.agent_ref(Child(at, "to"), &name, names)),
             TargetFile::Discover(tags) => {
                 if tags.is_empty() {
