@@ -7,6 +7,8 @@ use std::sync::mpsc;
 
 /// Files as given, and directories searched recursively, in sorted order, for `*.yaml` / `*.yml`.
 /// A file named twice (directly and through its directory, say) is kept once, where first met.
+/// A walk passes over hidden files and folders (`.github`) and `node_modules`, as a search tool
+/// does: they hold other tools' YAML, never a scenario (one named directly is read).
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for p in paths {
@@ -63,6 +65,13 @@ pub fn without_libraries(
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if name.starts_with('.') || name == "node_modules" {
+            continue;
+        }
         if path.is_dir() {
             walk(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
@@ -121,4 +130,32 @@ pub fn for_each_ordered<T: Sync, R: Send>(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+
+    #[test]
+    fn a_walk_passes_over_hidden_folders_and_node_modules() {
+        let dir = std::env::temp_dir().join(format!("a2a-sim-walk-{}", std::process::id()));
+        for f in [
+            "a.yaml",
+            ".hidden.yaml",
+            ".github/x.yml",
+            "node_modules/p/y.yaml",
+            "sub/b.yml",
+        ] {
+            let p = dir.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, "x: 1\n").unwrap();
+        }
+        let found: Vec<String> = expand(std::slice::from_ref(&dir))
+            .unwrap()
+            .iter()
+            .map(|p| p.strip_prefix(&dir).unwrap().display().to_string())
+            .collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(found, ["a.yaml", "sub/b.yml"]);
+    }
 }
