@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Throughput of `a2a-sim serve`: JSON-RPC SendMessage over loopback, against the official SDK's server.
+"""Throughput of `a2a-sim serve` (JSON-RPC SendMessage over loopback) against the SDK's server.
 
     target/real-agent-venv/bin/python scripts/bench_serve_throughput.py
-    target/real-agent-venv/bin/python scripts/bench_serve_throughput.py --duration 10 --concurrency 1,4,16,64
-    target/real-agent-venv/bin/python scripts/bench_serve_throughput.py --only a2a-sim   # no SDK rows
+    target/real-agent-venv/bin/python scripts/bench_serve_throughput.py --duration 10 \
+        --concurrency 1,4,16,64
+    target/real-agent-venv/bin/python scripts/bench_serve_throughput.py --only a2a-sim  # no SDK
 
 Run it from anywhere with the Python of target/real-agent-venv (the official a2a-sdk 1.3.0,
 uvicorn, starlette; examples/real-agent/smoke.sh creates it); without the SDK only --only a2a-sim
@@ -40,8 +41,9 @@ previous answer is read (a closed loop: N requests in flight at most). Every req
     OpenTelemetry spans are on, as installed); access log off. One SendMessage per task, which
     must come back TASK_STATE_COMPLETED with the artifact.
 
-The client is one thread, one epoll loop over the N raw sockets (TCP_NODELAY), requests built from
-byte templates (a counter makes each messageId unique), answers framed by Content-Length and
+The client is one thread, one epoll loop over the N raw sockets (TCP_NODELAY), each request a
+small JSON body and a fixed header template (a counter makes each messageId unique), written with
+one send; answers framed by Content-Length and
 checked by a byte search for the expected state (plus a full JSON parse and check of the first,
 every 500th and the last answer of each connection). Latency is from just before a request is
 written until its whole answer has been read. Reported per row: requests/s (answers completed in
@@ -167,13 +169,16 @@ class OneShot(Workload):
 
     def first(self, conn: "Conn") -> bytes:
         self.counter += 1
-        return request_bytes(self.path, self.headers,
-                             send_message_body(self.text, f"m-{self.counter}"))
+        return request_bytes(
+            self.path, self.headers, send_message_body(self.text, f"m-{self.counter}")
+        )
 
     def next(self, conn: "Conn", body: bytes, full: bool) -> bytes:
         state = self.state_of(body)
         if state != b"TASK_STATE_COMPLETED":
-            raise BenchError(f"{self.label}: a task ended {state.decode()}, not completed: {body[:300]!r}")
+            raise BenchError(
+                f"{self.label}: a task ended {state.decode()}, not completed: {body[:300]!r}"
+            )
         if full:
             task = answer_task(body)
             if task["status"]["state"] != "TASK_STATE_COMPLETED":
@@ -198,15 +203,20 @@ class PaymentReleased(Workload):
     def first(self, conn: "Conn") -> bytes:
         self.counter += 1
         conn.phase = 0
-        return request_bytes(self.path, self.headers, send_message_body(
-            f"Pay PMT-{self.counter}: EUR 9,500", f"m-{self.counter}"))
+        return request_bytes(
+            self.path,
+            self.headers,
+            send_message_body(f"Pay PMT-{self.counter}: EUR 9,500", f"m-{self.counter}"),
+        )
 
     def next(self, conn: "Conn", body: bytes, full: bool) -> bytes:
         state = self.state_of(body)
         if conn.phase == 0:
             if state != b"TASK_STATE_INPUT_REQUIRED":
-                raise BenchError(f"{self.label}: a new payment is {state.decode()}, not "
-                                 f"input-required: {body[:300]!r}")
+                raise BenchError(
+                    f"{self.label}: a new payment is {state.decode()}, not "
+                    f"input-required: {body[:300]!r}"
+                )
             m = TASK_ID_RE.search(body)
             if m is None:
                 raise BenchError(f"{self.label}: no task id in {body[:300]!r}")
@@ -214,23 +224,36 @@ class PaymentReleased(Workload):
             if full:
                 task = answer_task(body)
                 if task["id"] != task_id or task["status"]["state"] != "TASK_STATE_INPUT_REQUIRED":
-                    raise BenchError(f"{self.label}: the first answer is not as expected: {body[:300]!r}")
+                    raise BenchError(
+                        f"{self.label}: the first answer is not as expected: {body[:300]!r}"
+                    )
                 question = task["status"].get("message", {}).get("parts", [{}])[0].get("text", "")
                 if "Which beneficiary" not in question:
                     raise BenchError(f"{self.label}: not the screener's question: {question!r}")
             self.counter += 1
             conn.phase = 1
-            return request_bytes(self.path, self.headers, send_message_body(
-                self.BENEFICIARY, f"m-{self.counter}", task_id))
+            return request_bytes(
+                self.path,
+                self.headers,
+                send_message_body(self.BENEFICIARY, f"m-{self.counter}", task_id),
+            )
         if state != b"TASK_STATE_COMPLETED" or b'"released":true' not in body:
             raise BenchError(f"{self.label}: a payment was not released: {body[:400]!r}")
         if full:
             task = answer_task(body)
-            released = [p.get("data") for a in task.get("artifacts", []) if a.get("name") == "payment-release"
-                        for p in a.get("parts", []) if "data" in p]
-            if task["status"]["state"] != "TASK_STATE_COMPLETED" or \
-                    released != [{"released": True, "review": "none"}]:
-                raise BenchError(f"{self.label}: the payment's task is not as expected: {body[:400]!r}")
+            released = [
+                p.get("data")
+                for a in task.get("artifacts", [])
+                if a.get("name") == "payment-release"
+                for p in a.get("parts", [])
+                if "data" in p
+            ]
+            if task["status"]["state"] != "TASK_STATE_COMPLETED" or released != [
+                {"released": True, "review": "none"}
+            ]:
+                raise BenchError(
+                    f"{self.label}: the payment's task is not as expected: {body[:400]!r}"
+                )
         return self.first(conn)
 
 
@@ -257,6 +280,7 @@ class Result:
     client_cpu_s: float
     server_cpu_s: float
     machine_busy_s: float
+    server_rss_mb: float
 
     @property
     def rps(self) -> float:
@@ -276,6 +300,14 @@ def proc_cpu_s(pid: int) -> float:
     with open(f"/proc/{pid}/stat", "rb") as f:
         fields = f.read().rsplit(b")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def machine_busy_s() -> float:
@@ -304,13 +336,20 @@ def read_answer(conn: Conn) -> bytes | None:
     end = head_end + 4 + int(m.group(1))
     if len(buf) < end:
         return None
-    body = bytes(buf[head_end + 4:end])
+    body = bytes(buf[head_end + 4 : end])
     del buf[:end]
     return body
 
 
-def drive(addr: tuple[str, int], workload: Workload, n: int, warmup: float, duration: float,
-          stall: float, server_pid: int) -> Result:
+def drive(
+    addr: tuple[str, int],
+    workload: Workload,
+    n: int,
+    warmup: float,
+    duration: float,
+    stall: float,
+    server_pid: int,
+) -> Result:
     conns: dict[int, Conn] = {}
     ep = select.epoll()
     try:
@@ -323,8 +362,12 @@ def drive(addr: tuple[str, int], workload: Workload, n: int, warmup: float, dura
         perf = time.perf_counter
         t0 = perf()
         t_start, t_end = t0 + warmup, t0 + warmup + duration
-        measuring = False
-        marks: tuple[float, float, float, float] | None = None
+        start_marks: tuple[float, float, float, float] | None = None
+        end_marks: tuple[float, float, float, float] | None = None
+
+        def marks() -> tuple[float, float, float, float]:
+            return perf(), time.process_time(), proc_cpu_s(server_pid), machine_busy_s()
+
         latencies: list[float] = []
         for c in conns.values():
             c.sent_at = perf()
@@ -334,14 +377,17 @@ def drive(addr: tuple[str, int], workload: Workload, n: int, warmup: float, dura
         while active:
             events = ep.poll(0.2)
             now = perf()
-            if not measuring and now >= t_start:
-                measuring = True
-                marks = (now, time.process_time(), proc_cpu_s(server_pid), machine_busy_s())
+            if start_marks is None and now >= t_start:
+                start_marks = marks()
+            if end_marks is None and now >= t_end:
+                end_marks = marks()
             if not events:
                 if now - last_answer > stall:
                     raise BenchError(f"no answer for {stall:.0f} s ({active} requests in flight)")
                 if now > t_end + DRAIN_TIMEOUT_S:
-                    raise BenchError(f"{active} answers still missing {DRAIN_TIMEOUT_S:.0f} s after the end")
+                    raise BenchError(
+                        f"{active} answers still missing {DRAIN_TIMEOUT_S:.0f} s after the end"
+                    )
                 continue
             for fd, _ev in events:
                 c = conns[fd]
@@ -369,13 +415,9 @@ def drive(addr: tuple[str, int], workload: Workload, n: int, warmup: float, dura
                     else:
                         c.sent_at = perf()
                         c.sock.sendall(nxt)
-            if measuring and marks is not None and now >= t_end and len(marks) == 4:
-                end_marks = (now, time.process_time(), proc_cpu_s(server_pid), machine_busy_s())
-                marks = marks + end_marks  # type: ignore[assignment]
-        if marks is None or len(marks) != 8:
-            end_marks = (perf(), time.process_time(), proc_cpu_s(server_pid), machine_busy_s())
-            marks = (marks or end_marks) + end_marks  # type: ignore[assignment]
-        w0, c0, s0, m0, w1, c1, s1, m1 = marks  # type: ignore[misc]
+        # (the loop wakes at least every 0.2 s, so both marks are taken close to their times)
+        w0, c0, s0, m0 = start_marks or marks()
+        w1, c1, s1, m1 = end_marks or marks()
         return Result(
             requests=len(latencies),
             seconds=duration,
@@ -383,6 +425,7 @@ def drive(addr: tuple[str, int], workload: Workload, n: int, warmup: float, dura
             client_cpu_s=(c1 - c0) * duration / max(w1 - w0, 1e-9),
             server_cpu_s=(s1 - s0) * duration / max(w1 - w0, 1e-9),
             machine_busy_s=(m1 - m0) * duration / max(w1 - w0, 1e-9),
+            server_rss_mb=proc_rss_mb(server_pid),
         )
     finally:
         ep.close()
@@ -402,8 +445,10 @@ def wait_ready(proc: subprocess.Popen, ready: Path, stderr: Path, what: str) -> 
                 host, _, port = text.splitlines()[0].rpartition(":")
                 return host, int(port)
         if proc.poll() is not None:
-            raise BenchError(f"{what} exited ({proc.returncode}) before it was ready: "
-                             f"{stderr.read_text()[-2000:]}")
+            raise BenchError(
+                f"{what} exited ({proc.returncode}) before it was ready: "
+                f"{stderr.read_text()[-2000:]}"
+            )
         time.sleep(0.02)
     raise BenchError(f"{what} wrote no ready file within {START_TIMEOUT_S:.0f} s")
 
@@ -472,7 +517,10 @@ def serve_sdk(ready_file: str) -> int:
         async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
             raise NotImplementedError("the benchmark never cancels")
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP, as the sockets asyncio's create_server(host, port) makes: asyncio sets
+    # TCP_NODELAY only on connections of such a socket. With proto 0 (socket.socket's default)
+    # Nagle holds the body uvicorn writes after the head until the client's delayed ACK (~40 ms).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(2048)
@@ -481,18 +529,27 @@ def serve_sdk(ready_file: str) -> int:
         name="done",
         description="Completes every task at once",
         version="1.0.0",
-        supported_interfaces=[AgentInterface(url=f"http://127.0.0.1:{port}/",
-                                             protocol_binding="JSONRPC", protocol_version="1.0")],
+        supported_interfaces=[
+            AgentInterface(
+                url=f"http://127.0.0.1:{port}/", protocol_binding="JSONRPC", protocol_version="1.0"
+            )
+        ],
         capabilities=AgentCapabilities(streaming=False, push_notifications=False),
         default_input_modes=["text/plain"],
         default_output_modes=["text/plain"],
-        skills=[AgentSkill(id="done", name="Done", description="Completes at once", tags=["bench"])],
+        skills=[
+            AgentSkill(id="done", name="Done", description="Completes at once", tags=["bench"])
+        ],
     )
-    handler = DefaultRequestHandler(agent_executor=Done(), task_store=InMemoryTaskStore(),
-                                    agent_card=card)
-    app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url="/"))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           timeout_graceful_shutdown=5))
+    handler = DefaultRequestHandler(
+        agent_executor=Done(), task_store=InMemoryTaskStore(), agent_card=card
+    )
+    app = Starlette(
+        routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url="/")
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5)
+    )
 
     async def main() -> None:
         serving = asyncio.create_task(server.serve(sockets=[sock]))
@@ -522,14 +579,24 @@ def load_text() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--bin", type=Path, default=None, help="the a2a-sim binary (default target/release/a2a-sim)")
-    p.add_argument("--concurrency", default="1,4,16", help="connections, comma-separated (default 1,4,16)")
-    p.add_argument("--duration", type=float, default=5.0, help="measured seconds per row (default 5)")
+    p.add_argument(
+        "--bin", type=Path, default=None, help="the a2a-sim binary (default target/release/a2a-sim)"
+    )
+    p.add_argument(
+        "--concurrency", default="1,4,16", help="connections, comma-separated (default 1,4,16)"
+    )
+    p.add_argument(
+        "--duration", type=float, default=5.0, help="measured seconds per row (default 5)"
+    )
     p.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds first (default 1)")
-    p.add_argument("--stall", type=float, default=10.0, help="fail after this long without an answer")
+    p.add_argument(
+        "--stall", type=float, default=10.0, help="fail after this long without an answer"
+    )
     p.add_argument("--target", type=float, default=5000.0, help="a2a-sim's requests/s target")
     p.add_argument("--only", choices=["a2a-sim", "sdk"], help="measure one side only")
-    p.add_argument("--no-trivial", action="store_true", help="skip the a2a-sim trivial-handler rows")
+    p.add_argument(
+        "--no-trivial", action="store_true", help="skip the a2a-sim trivial-handler rows"
+    )
     p.add_argument("--serve-sdk", metavar="READY_FILE", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve_sdk:
@@ -544,32 +611,68 @@ def main(argv: list[str] | None = None) -> int:
     binary = args.bin or DEFAULT_BIN
     if args.only != "sdk" and args.bin is None and not binary.exists():
         log("target/release/a2a-sim is missing: cargo build --release")
-        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True, timeout=1800)
-    sim_argv = [str(binary), "serve", "{SCENARIO}", "--listen", "127.0.0.1:0",
-                "--ready-file", "{READY}", "--tick-ms", "0"]
+        subprocess.run(
+            ["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True, timeout=1800
+        )
+    sim_argv = [
+        str(binary),
+        "serve",
+        "{SCENARIO}",
+        "--listen",
+        "127.0.0.1:0",
+        "--ready-file",
+        "{READY}",
+        "--tick-ms",
+        "0",
+    ]
     servers: list[Server] = []
     if args.only != "sdk":
-        servers.append(Server("a2a-sim payment-decision",
-                              [a.replace("{SCENARIO}", str(PAYMENT_SCENARIO)) for a in sim_argv],
-                              signal.SIGINT, PaymentReleased, gated=True))
+        servers.append(
+            Server(
+                "a2a-sim payment-decision",
+                [a.replace("{SCENARIO}", str(PAYMENT_SCENARIO)) for a in sim_argv],
+                signal.SIGINT,
+                PaymentReleased,
+                gated=True,
+            )
+        )
         if not args.no_trivial:
-            servers.append(Server("a2a-sim trivial handler",
-                                  [a.replace("{SCENARIO}", str(TRIVIAL_SCENARIO)) for a in sim_argv],
-                                  signal.SIGINT,
-                                  lambda: OneShot("a2a-sim trivial handler", "/agents/echo/",
-                                                  "X-A2A-Sim-Caller: load\r\n", "ping", None),
-                                  gated=True))
+            servers.append(
+                Server(
+                    "a2a-sim trivial handler",
+                    [a.replace("{SCENARIO}", str(TRIVIAL_SCENARIO)) for a in sim_argv],
+                    signal.SIGINT,
+                    lambda: OneShot(
+                        "a2a-sim trivial handler",
+                        "/agents/echo/",
+                        "X-A2A-Sim-Caller: load\r\n",
+                        "ping",
+                        None,
+                    ),
+                    gated=True,
+                )
+            )
     if args.only != "a2a-sim":
-        servers.append(Server("a2a-sdk + uvicorn",
-                              [sys.executable, str(Path(__file__).resolve()), "--serve-sdk", "{READY}"],
-                              signal.SIGTERM,
-                              lambda: OneShot("a2a-sdk + uvicorn", "/", "X-A2A-Sim-Caller: orchestrator\r\n",
-                                              "Screen the beneficiary", SDK_TEXT),
-                              gated=False))
+        servers.append(
+            Server(
+                "a2a-sdk + uvicorn",
+                [sys.executable, str(Path(__file__).resolve()), "--serve-sdk", "{READY}"],
+                signal.SIGTERM,
+                lambda: OneShot(
+                    "a2a-sdk + uvicorn",
+                    "/",
+                    "X-A2A-Sim-Caller: orchestrator\r\n",
+                    "Screen the beneficiary",
+                    SDK_TEXT,
+                ),
+                gated=False,
+            )
+        )
 
     versions = []
     try:
         from importlib.metadata import version
+
         for pkg in ("a2a-sdk", "uvicorn", "starlette", "uvloop", "httptools"):
             try:
                 versions.append(f"{pkg} {version(pkg)}")
@@ -589,7 +692,9 @@ def main(argv: list[str] | None = None) -> int:
                     log(f"{server.name}, {n} connection(s)...")
                     r = measure(server, n, args, Path(tmp))
                     rows.append((server, n, r))
-                    log(f"  {r.rps:,.0f} requests/s, p50 {r.pct(50):.2f} ms, p99 {r.pct(99):.2f} ms")
+                    log(
+                        f"  {r.rps:,.0f} requests/s, p50 {r.pct(50):.2f} ms, p99 {r.pct(99):.2f} ms"
+                    )
         except BenchError as e:
             log(f"error: {e}")
             return 2
@@ -597,14 +702,21 @@ def main(argv: list[str] | None = None) -> int:
 
     secs = args.duration
     print()
-    print(f"{'server':<26} {'conns':>5} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'server CPU':>10} {'client CPU':>10} {'other CPU':>9}")
+    print(
+        f"{'server':<26} {'conns':>5} {'requests/s':>11} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'server CPU':>10} {'client CPU':>10} {'other CPU':>9} {'server RSS':>10}"
+    )
     for server, n, r in rows:
         other = max(0.0, r.machine_busy_s - r.server_cpu_s - r.client_cpu_s)
-        print(f"{server.name:<26} {n:>5} {r.rps:>11,.0f} {r.pct(50):>8.2f} {r.pct(99):>8.2f} "
-              f"{100 * r.server_cpu_s / secs:>9.0f}% {100 * r.client_cpu_s / secs:>9.0f}% "
-              f"{100 * other / secs:>8.0f}%")
-    print("(CPU in % of one core over the measured window; payment-decision: 2 requests per payment)")
+        print(
+            f"{server.name:<26} {n:>5} {r.rps:>11,.0f} {r.pct(50):>8.2f} {r.pct(99):>8.2f} "
+            f"{100 * r.server_cpu_s / secs:>9.0f}% {100 * r.client_cpu_s / secs:>9.0f}% "
+            f"{100 * other / secs:>8.0f}% {r.server_rss_mb:>7.0f} MB"
+        )
+    print(
+        "(CPU in % of one core over the measured window; server RSS at the end of the row; "
+        "payment-decision: 2 requests per payment)"
+    )
     print(f"{os.cpu_count()} CPUs; load average after: {load_after}")
 
     status = 0
@@ -613,14 +725,17 @@ def main(argv: list[str] | None = None) -> int:
             continue
         best = max(r.rps for s, _, r in rows if s is server)
         ok = best >= args.target
-        print(f"{server.name}: best {best:,.0f} requests/s: "
-              f"{'meets' if ok else 'BELOW'} the target of {args.target:,.0f}")
+        print(
+            f"{server.name}: best {best:,.0f} requests/s: "
+            f"{'meets' if ok else 'BELOW'} the target of {args.target:,.0f}"
+        )
         if not ok:
             status = 1
     sdk = [r.rps for s, _, r in rows if not s.gated]
-    sim = [r.rps for s, _, r in rows if s.gated]
-    if sdk and sim:
-        print(f"a2a-sim best / a2a-sdk best: {max(sim) / max(sdk):.0f} x")
+    for name in ("a2a-sim trivial handler", "a2a-sim payment-decision"):
+        sim = [r.rps for s, _, r in rows if s.name == name]
+        if sdk and sim:
+            print(f"{name} best / a2a-sdk best: {max(sim) / max(sdk):,.0f} x")
     return status
 
 

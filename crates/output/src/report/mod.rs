@@ -6,6 +6,7 @@ pub mod condition;
 pub mod faults_table;
 pub mod handler_steps;
 pub mod html;
+mod html_marks;
 mod html_tables;
 mod html_text;
 pub mod json;
