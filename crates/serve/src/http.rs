@@ -26,7 +26,7 @@ use engine::scenario::Scenario;
 /// What the world's thread is started with.
 pub struct WorldStart {
     pub scenario: &'static Scenario,
-    pub settings: owner::Settings,
+    pub settings: crate::desk::Settings,
     pub rx: std::sync::mpsc::Receiver<Job>,
     /// The jobs' channel, for work the world's thread hands to the runtime and hears back from.
     pub tx: Sender<Job>,
@@ -136,7 +136,7 @@ pub async fn serve_with(
         tls,
         options.allow_loopback_push,
     ));
-    let settings = owner::Settings {
+    let settings = crate::desk::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),
         report: options.report.clone(),
         record: options.record.clone(),

@@ -5,6 +5,7 @@
 //! layer and the outputs; the engine never sees a socket.
 
 mod connection;
+mod desk;
 pub mod external;
 mod failure;
 mod http;

@@ -21,7 +21,7 @@ use tokio::task::JoinSet;
 use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::{ClientConfig, RootCertStore, crypto::ring};
 
-use super::owner::Notification;
+use super::desk::Notification;
 use super::push_address;
 
 /// The TLS client of https webhooks: the web's roots (webpki-roots) and the PEM certificates of

@@ -26,8 +26,8 @@ use engine::scenario::{Caller, Scenario};
 use engine::world::World;
 
 use crate::ServeError;
+use crate::desk::Desk;
 use crate::http::{WorldSide, WorldStart};
-use crate::owner::Desk;
 use pump::Pump;
 use start::Starter;
 

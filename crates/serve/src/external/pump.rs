@@ -17,8 +17,8 @@ use engine::world::World;
 use super::client::{self, Answered};
 use super::start::{Live, Starter};
 use super::wire;
+use crate::desk::Desk;
 use crate::job::{Job, Req};
-use crate::owner::Desk;
 
 /// The agent's own ids of one of its tasks, kept at the edge (never reported).
 #[derive(Default, Clone)]
