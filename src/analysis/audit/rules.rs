@@ -118,7 +118,7 @@ impl Rules {
             find(
                 "after-terminal",
                 format!(
-                    "task `{id}` was terminal at line {at}; a {} follows",
+                    "task `{id}` was terminal at line {at}; {} follows",
                     kind_name(ev.kind)
                 ),
             );
@@ -291,11 +291,12 @@ fn unmarked_message(id: &str, at: u64) -> String {
     format!("task `{id}`: the stream's last status update (line {at}) is not marked `final: true`")
 }
 
+/// An event's kind with its article, for a sentence.
 fn kind_name(k: Kind) -> &'static str {
     match k {
-        Kind::Task => "Task",
-        Kind::Status => "status update",
-        Kind::Artifact => "artifact update",
-        Kind::Message => "message",
+        Kind::Task => "a Task",
+        Kind::Status => "a status update",
+        Kind::Artifact => "an artifact update",
+        Kind::Message => "a message",
     }
 }
