@@ -4,9 +4,8 @@
 use serde_json::{Value, json};
 
 use crate::engine::delegation::Spec;
-use crate::engine::faults::Refusal;
 use crate::engine::program::{Op, compile};
-use crate::engine::record::{ErrorCode, RefusedWhy};
+use crate::engine::record::ErrorCode;
 use crate::engine::scenario::HandlerStep;
 use crate::engine::task::{Branch, TaskIx, task_id};
 use crate::engine::world::World;
@@ -230,22 +229,7 @@ pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
                             .collect();
                         // The attempts that made no task, each where it happened, first.
                         for r in world.refused_attempts.iter().filter(|r| r.delegation == d) {
-                            let why = match &r.why {
-                                RefusedWhy::Fault(Refusal::Unavailable) => "unavailable".into(),
-                                RefusedWhy::Fault(Refusal::HttpError(status)) => {
-                                    format!("HTTP {status}")
-                                }
-                                RefusedWhy::Fault(Refusal::Reset) => "connection reset".into(),
-                                RefusedWhy::Token(why) => format!("token refused: {why}"),
-                                RefusedWhy::Denied(k) => {
-                                    let codes: Vec<&str> = world.denials[*k]
-                                        .denials
-                                        .iter()
-                                        .map(|x| x.code.as_str())
-                                        .collect();
-                                    format!("denied: {}", codes.join(", "))
-                                }
-                            };
+                            let why = world.refused_why(&r.why);
                             let callee = s.agents[r.callee].name();
                             let member = match dl.spec {
                                 Spec::FanOut(_) => format!(" member {}", r.member + 1),

@@ -109,6 +109,27 @@ impl<'s> Record<'s> {
     }
 
     /// A stored message's data, if it has some.
+    /// Why an attempt made no task, in words: `unavailable`, `HTTP 502`, `connection reset`,
+    /// `token refused: …`, `denied: scope, tenant`. What every view of a refused attempt says.
+    pub fn refused_why(&self, why: &crate::record::RefusedWhy) -> String {
+        use crate::faults::Refusal;
+        use crate::record::RefusedWhy;
+        match why {
+            RefusedWhy::Fault(Refusal::Unavailable) => "unavailable".into(),
+            RefusedWhy::Fault(Refusal::HttpError(status)) => format!("HTTP {status}"),
+            RefusedWhy::Fault(Refusal::Reset) => "connection reset".into(),
+            RefusedWhy::Token(why) => format!("token refused: {why}"),
+            RefusedWhy::Denied(k) => {
+                let codes: Vec<&str> = self.denials[*k]
+                    .denials
+                    .iter()
+                    .map(|x| x.code.as_str())
+                    .collect();
+                format!("denied: {}", codes.join(", "))
+            }
+        }
+    }
+
     pub fn message_data(&self, m: &Message) -> Option<&DataMap> {
         m.data.map(|d| &*self.message_data[d.get()])
     }

@@ -2,7 +2,6 @@
 //! token check refused), each at the tick it happened, and the placing of marks along a band so
 //! that no two of them overlap.
 
-use engine::faults::Refusal;
 use engine::record::{ErrorCode, Record, RefusedWhy, StepResult};
 use engine::scenario::{Step, Target};
 use engine::task::task_id;
@@ -59,13 +58,11 @@ pub(crate) fn lane_marks(record: &Record, anchors: &[(u64, u8)]) -> Vec<LaneMark
         });
     }
     for r in &record.refused_attempts {
-        let what = match &r.why {
-            RefusedWhy::Denied(_) => continue,
-            RefusedWhy::Fault(Refusal::Unavailable) => "unavailable".to_string(),
-            RefusedWhy::Fault(Refusal::HttpError(status)) => format!("HTTP {status}"),
-            RefusedWhy::Fault(Refusal::Reset) => "connection reset".to_string(),
-            RefusedWhy::Token(why) => format!("token refused: {why}"),
-        };
+        // Denials are drawn from the denials themselves, above.
+        if let RefusedWhy::Denied(_) = r.why {
+            continue;
+        }
+        let what = record.refused_why(&r.why);
         marks.push(LaneMark {
             agent: r.callee,
             tick: r.tick,

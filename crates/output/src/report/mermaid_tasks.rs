@@ -6,7 +6,6 @@ use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use crate::report::mermaid_lines::{Item, arrow, esc, host, line, note, sort};
 use engine::delegation::{Delegation, Member, Spec};
-use engine::faults::Refusal;
 use engine::lifecycle::TaskState;
 use engine::record::Record;
 use engine::record::*;
@@ -183,13 +182,7 @@ fn task_items(record: &Record, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
     let mut floor = t.history.first().map_or(0, |h| h.tick);
     // A refused attempt, where it happened: `[t5] delegate refused (attempt 2): unavailable`.
     let refused = |r: &RefusedAttempt, key: (u64, u8, usize)| -> Item {
-        let what = match &r.why {
-            RefusedWhy::Fault(Refusal::Unavailable) => "unavailable".to_string(),
-            RefusedWhy::Fault(Refusal::HttpError(status)) => format!("HTTP {status}"),
-            RefusedWhy::Fault(Refusal::Reset) => "connection reset".to_string(),
-            RefusedWhy::Token(why) => format!("token refused: {}", esc(why)),
-            RefusedWhy::Denied(_) => "denied".to_string(),
-        };
+        let what = esc(&record.refused_why(&r.why));
         let label = format!(
             "[t{}] delegate refused (attempt {}): {what}",
             r.tick, r.attempt
