@@ -1,8 +1,7 @@
 //! `serve --record FILE`: the session written as a scenario that imports the served file; `test`
 //! replays it, and its run records the same tasks, denials and errors as the session did.
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -16,39 +15,16 @@ fn a_recorded_session_replays_to_the_same_tasks_and_errors() {
         dir.join("down.yaml"),
     )
     .unwrap();
-    let ready = dir.join("ready");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
-        .args([
-            "serve",
+    let (mut child, addr) = serve_in(
+        &dir,
+        &[
             "down.yaml",
-            "--listen",
-            "127.0.0.1:0",
-            "--tick-ms",
-            "0",
-        ])
-        .args([
             "--record",
             "rec.yaml",
             "--report",
             "session.json",
-            "--ready-file",
-        ])
-        .arg(&ready)
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let addr = loop {
-        if let Ok(s) = std::fs::read_to_string(&ready)
-            && s.ends_with('\n')
-        {
-            break s.trim().to_string();
-        }
-        assert!(Instant::now() < deadline, "the server never became ready");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+        ],
+    );
     let post = |agent: &str, params: Value| {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params});
         let path = format!("/as/u/agents/{agent}/");

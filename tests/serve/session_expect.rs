@@ -1,8 +1,7 @@
 //! A served file's `expect` entries are checked against the session when it ends, printed as
 //! `test` prints them (each failure located in the file), exit 1 when one fails.
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use serde_json::json;
 
@@ -13,33 +12,7 @@ use super::support::*;
 fn session(name: &str, yaml: &str) -> (i32, String) {
     let dir = crate::common::binary::scratch(&format!("session-expect-{name}"));
     crate::common::binary::write(&dir, "s.yaml", yaml);
-    let ready = dir.join("ready");
-    let child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
-        .args([
-            "serve",
-            "s.yaml",
-            "--listen",
-            "127.0.0.1:0",
-            "--tick-ms",
-            "0",
-            "--ready-file",
-        ])
-        .arg(&ready)
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let addr = loop {
-        if let Ok(s) = std::fs::read_to_string(&ready)
-            && s.ends_with('\n')
-        {
-            break s.trim().to_string();
-        }
-        assert!(Instant::now() < deadline, "the server never became ready");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let (child, addr) = serve_in(&dir, &["s.yaml"]);
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params("which?")});
     http(
         &addr,

@@ -268,3 +268,38 @@ pub(super) fn start_task(s: &Server) -> String {
     let r = call(s, "orchestrator", "SendMessage", params);
     r["result"]["task"]["id"].as_str().unwrap().to_string()
 }
+
+/// `a2a-sim serve ARGS` run in `dir` (it is given `--listen 127.0.0.1:0 --tick-ms 0
+/// --ready-file ready`), its standard output piped; the child and the address it listens on.
+#[expect(
+    clippy::zombie_processes,
+    reason = "the caller waits for the child it is handed"
+)]
+pub(super) fn serve_in(dir: &std::path::Path, args: &[&str]) -> (Child, String) {
+    let ready = dir.join("ready");
+    let _ = std::fs::remove_file(&ready);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
+        .arg("serve")
+        .args(args)
+        .args(["--listen", "127.0.0.1:0", "--tick-ms", "0", "--ready-file"])
+        .arg(&ready)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&ready)
+            && s.ends_with('\n')
+        {
+            return (child, s.trim().to_string());
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the server never became ready");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
