@@ -13,6 +13,8 @@ use serde_json::{Value, json};
 
 use crate::common::binary::{Run, a2a_sim_in, scratch, write};
 
+mod calls;
+
 const STUB: &str = include_str!("real-agents/stub_agent.py");
 
 /// The scripted agent the stub calls: it needs `kyc:check`, says it is checking the applicant

@@ -22,6 +22,11 @@ A2A 1.0 (the default: a `supportedInterfaces` JSONRPC entry), `message/send` in 
     slow      sleeps $STUB_SLOW_S seconds (default 30) before answering.
     die       exits (status 4) in the middle of answering a send.
     bad-card  serves a card without a JSONRPC interface.
+    parallel  for each message, calls kyc twice at once from two threads: about "zed" first, then
+              30 ms later about "amy" (both with the incoming `traceparent`); completes with both.
+    poke      for each message, first POSTs to $POKE_URL (another stub's /poke) and waits for it,
+              then answers as `ok` does. Any stub answers POST /poke by calling kyc about
+              "poked" with no `traceparent`.
     ask       asks for input first (input-required); a reply (a message carrying the stub's task
               id) completes the task, its data echoing the ids it was sent. As the SDKs do, each
               earlier status message is moved into the task's `history`.
@@ -35,12 +40,14 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-MODES = ["ok", "no-trace", "late", "exit", "hang", "garbage", "slow", "die", "bad-card", "ask"]
+MODES = ["ok", "no-trace", "late", "exit", "hang", "garbage", "slow", "die", "bad-card", "ask",
+         "parallel", "poke"]
 
 
 def say(text):
@@ -144,6 +151,32 @@ def answer_send(message, traceparent, n):
     return task
 
 
+def answer_parallel(message, traceparent, n):
+    """The Task that answers one message in mode parallel: two kyc calls made at once."""
+    answers = {}
+
+    def check(applicant, wait):
+        time.sleep(wait)
+        answers[applicant] = ask_kyc(applicant, 1, traceparent)
+
+    threads = [threading.Thread(target=check, args=a) for a in (("zed", 0), ("amy", 0.03))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    states = {
+        who: got.get("result", {}).get("task", {}).get("status", {}).get("state", "none")
+        for who, got in answers.items()
+    }
+    done = agent_message("Both checked", states)
+    return {
+        "id": f"stub-task-{n}",
+        "contextId": f"stub-ctx-{n}",
+        "history": [message],
+        "status": {"state": "TASK_STATE_COMPLETED", "message": done},
+    }
+
+
 ASKED = {}  # mode ask: the stub's task id -> its history so far
 
 
@@ -219,6 +252,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        if self.path == "/poke":
+            say("poked: calling kyc with no traceparent")
+            got = ask_kyc("poked", 1, None)
+            self.reply(200, {"poked": "error" not in got})
+            return
         rpc_id = request.get("id")
         method = "message/send" if self.protocol == "0.3" else "SendMessage"
         asked = request.get("method")
@@ -241,8 +279,12 @@ class Handler(BaseHTTPRequestHandler):
             os._exit(4)
         if self.mode == "slow":
             time.sleep(float(os.environ.get("STUB_SLOW_S", "30")))
+        if self.mode == "poke":
+            get_json(os.environ["POKE_URL"], {}, {"Content-Type": "application/json"})
         if self.mode == "ask":
             task = answer_ask(message, Handler.sends)
+        elif self.mode == "parallel":
+            task = answer_parallel(message, traceparent, Handler.sends)
         elif self.mode == "late":
             previous, Handler.previous_trace = Handler.previous_trace, traceparent
             if previous is None:

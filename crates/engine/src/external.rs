@@ -39,6 +39,23 @@ impl<'s> World<'s> {
         self.session.on_behalf = parent.filter(|&p| p < self.record.tasks.len());
     }
 
+    /// A call of a real agent that could not be tied to one of its tasks (it forwarded no
+    /// trace id of a2a-sim's and no request of a2a-sim's was in flight): recorded with no
+    /// parent, and this warning saying so. `task` is the task the call created, if any.
+    pub fn unattributed_call(&mut self, agent: AgentIx, callee: AgentIx, task: Option<TaskIx>) {
+        let agents = &self.record.scenario.agents;
+        let detail = format!(
+            "a call of `{}` to `{}` is tied to none of its tasks (it carried no `traceparent` a2a-sim gave, and no request of a2a-sim's was in flight): recorded with no parent; forward the `traceparent` header to tie it",
+            agents[agent].name(),
+            agents[callee].name()
+        );
+        self.record.warnings.push(crate::record::Warning::new(
+            self.step,
+            detail.into_boxed_str(),
+            task,
+        ));
+    }
+
     /// A status the real agent reported for its task, with the text and data of its message.
     pub fn external_status(
         &mut self,

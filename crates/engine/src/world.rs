@@ -209,6 +209,7 @@ impl<'s> World<'s> {
                 caller_tokens: std::collections::BTreeMap::new(),
                 token_refusals: Vec::new(),
                 refused_attempts: Vec::new(),
+                warnings: Vec::new(),
                 served: Vec::new(),
                 steps_forgotten: 0,
             },

@@ -41,6 +41,37 @@ impl ErrorRecord {
     }
 }
 
+/// Something worth a look that is no error: a real agent's call a2a-sim could not tie to one of
+/// its tasks, say. The report lists them after the errors.
+#[derive(Debug, Clone)]
+pub struct Warning {
+    /// See [`Warning::step`].
+    step: u32,
+    pub detail: Box<str>,
+    /// See [`Warning::task`].
+    task: Option<Ix>,
+}
+
+impl Warning {
+    pub fn new(step: usize, detail: Box<str>, task: Option<TaskIx>) -> Self {
+        Warning {
+            step: ix32(step),
+            detail,
+            task: task.map(Ix::new),
+        }
+    }
+
+    /// 1-based driver step.
+    pub fn step(&self) -> usize {
+        self.step as usize
+    }
+
+    /// The task it is about, if any.
+    pub fn task(&self) -> Option<TaskIx> {
+        self.task.map(Ix::get)
+    }
+}
+
 /// One attempt of a delegation (or one fan-out member) that created no task.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefusedAttempt {

@@ -58,6 +58,8 @@ pub struct Record<'s> {
     pub steps: Vec<StepRecord>,
     pub denials: Vec<DenialRecord>,
     pub errors: Vec<ErrorRecord>,
+    /// What is worth a look but no error (see [`Warning`]); empty in a scripted run.
+    pub warnings: Vec<Warning>,
     pub pushes: Vec<Push>,
     pub push_urls: Vec<String>,
     /// The host of each of `push_urls`, as the parser normalised it.

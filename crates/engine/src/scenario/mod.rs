@@ -263,6 +263,9 @@ pub struct External {
     pub env: Vec<(String, String)>,
     /// Seconds to wait for its card.
     pub ready_timeout_s: u64,
+    /// Milliseconds to wait after each of its calls for others made at the same time, so that
+    /// calls made in parallel are answered (and recorded) in a canonical order.
+    pub settle_ms: u64,
     /// The folder the command runs in: the folder of the file that defines the agent.
     pub dir: std::path::PathBuf,
 }

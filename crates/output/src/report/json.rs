@@ -9,7 +9,9 @@ use serde::ser::{SerializeSeq, Serializer};
 
 use crate::report::json_blocks::elements;
 use crate::report::json_out::{Out, key};
-use crate::report::json_records::{delivery, denial, error, matrix, push, strings, task_id};
+use crate::report::json_records::{
+    delivery, denial, error, matrix, push, strings, task_id, warning,
+};
 use crate::report::pretty::{ChunkWriter, Pretty};
 use engine::record::Record;
 use engine::record::*;
@@ -124,6 +126,14 @@ fn rest(w: &Record, o: &mut Out) -> std::io::Result<()> {
     o.open_array();
     elements(o, &w.errors, |o, _, e| error(o, e))?;
     o.close_array();
+    // Only when there are some (a real agent's call tied to none of its tasks): other reports
+    // stay as they were.
+    if !w.warnings.is_empty() {
+        key!(o, "warnings");
+        o.open_array();
+        elements(o, &w.warnings, |o, _, e| warning(o, e))?;
+        o.close_array();
+    }
     o.close_object();
     Ok(())
 }

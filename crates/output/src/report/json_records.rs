@@ -84,6 +84,19 @@ pub(super) fn error(o: &mut Out, e: &ErrorRecord) {
     o.close_object();
 }
 
+pub(super) fn warning(o: &mut Out, e: &engine::record::Warning) {
+    o.open_object();
+    key!(o, "step");
+    o.u64(e.step() as u64);
+    key!(o, "detail");
+    o.str(&e.detail);
+    if let Some(t) = e.task() {
+        key!(o, "task");
+        task_id(o, t);
+    }
+    o.close_object();
+}
+
 /// A matrix step's grid.
 pub(super) fn matrix(w: &Record, o: &mut Out, i: usize) {
     let sc = w.scenario;

@@ -258,6 +258,18 @@ pub fn render(record: &Record, layout: Layout) -> String {
         }
         let _ = writeln!(out, "{t}");
     }
+    if !record.warnings.is_empty() {
+        let _ = writeln!(out, "\nwarnings");
+        let mut t = table(layout, &["step", "task", "detail"]);
+        for w in &record.warnings {
+            t.add_row(vec![
+                w.step().to_string(),
+                w.task().map(task_id).unwrap_or_default(),
+                esc(&w.detail),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
     out
 }
 

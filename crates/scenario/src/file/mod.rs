@@ -144,6 +144,10 @@ pub struct ExternalFile {
     pub env: std::collections::BTreeMap<String, String>,
     /// How long to wait for its card to answer (default 30).
     pub ready_timeout_s: Option<u64>,
+    /// For an agent that makes calls in parallel: how long (milliseconds) a2a-sim waits after
+    /// each call for others before answering them in a canonical order (default 0: only calls
+    /// already waiting are put in order).
+    pub settle_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -9,6 +9,8 @@ use super::{Loader, Names};
 
 /// The seconds to wait for a started agent's card when the file does not say.
 pub const READY_TIMEOUT_S: u64 = 30;
+/// The longest `settle_ms`: a second added to every call is already far more than parallel calls need.
+pub const MAX_SETTLE_MS: u64 = 1000;
 
 impl Loader<'_> {
     pub(super) fn external(
@@ -61,6 +63,12 @@ impl Loader<'_> {
                 "`ready_timeout_s` must be at least 1",
             );
         }
+        if e.settle_ms.is_some_and(|ms| ms > MAX_SETTLE_MS) {
+            self.problem(
+                at("settle_ms"),
+                format!("`settle_ms` is at most {MAX_SETTLE_MS} (it is added to every call the agent makes)"),
+            );
+        }
         let templated = e.command.iter().flatten().map(|a| (None, a));
         let in_env = e.env.iter().map(|(k, v)| (Some(k), v));
         for (key, text) in templated.chain(in_env).collect::<Vec<_>>() {
@@ -77,6 +85,7 @@ impl Loader<'_> {
             url: e.url,
             env: e.env.into_iter().collect(),
             ready_timeout_s: e.ready_timeout_s.unwrap_or(READY_TIMEOUT_S),
+            settle_ms: e.settle_ms.unwrap_or(0),
             // A file named without a folder is in the current one.
             dir: match self.base.as_os_str().is_empty() {
                 true => std::path::PathBuf::from("."),

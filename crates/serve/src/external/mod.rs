@@ -11,9 +11,11 @@
 //! tick per recorded event, and the agent's ids and timestamps are never recorded.
 
 mod call;
+mod calls;
 pub(crate) mod client;
 mod process;
 mod pump;
+mod settle;
 mod start;
 mod wire;
 
@@ -181,6 +183,14 @@ impl Driver {
             handle,
             self.first_agent_caller,
             self.options.agent_timeout,
+        );
+        pump.settle = Duration::from_millis(
+            scenario
+                .agents
+                .iter()
+                .filter_map(|a| a.external.as_ref().map(|e| e.settle_ms))
+                .max()
+                .unwrap_or(0),
         );
         let started = self.start_agents(&mut pump, scenario, &base);
         let result = started.and_then(|()| {

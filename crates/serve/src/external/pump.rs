@@ -49,6 +49,8 @@ pub(super) struct Pump {
     /// The `crash` faults (by index) whose kill, and whose restart, has been done.
     pub(super) crashed: std::collections::BTreeSet<usize>,
     pub(super) restarted: std::collections::BTreeSet<usize>,
+    /// How long to wait after an agent's call for others (the largest `settle_ms`).
+    pub(super) settle: Duration,
 }
 
 /// The trace id a2a-sim puts on the requests for task `ix`: recognisable and never zero.
@@ -87,6 +89,7 @@ impl Pump {
             starter: None,
             crashed: Default::default(),
             restarted: Default::default(),
+            settle: Duration::ZERO,
         }
     }
 
@@ -296,9 +299,19 @@ impl Pump {
                     req: Req::Agent(_), ..
                 }) => {}
                 Ok(job) => {
-                    self.answer(job);
+                    let mut answered = None;
+                    for job in self.batch(job) {
+                        match job.req {
+                            Req::Agent(a) if a.task == task => answered = Some(a.result),
+                            Req::Agent(_) => {}
+                            _ => self.answer(job),
+                        }
+                    }
                     if self.stopping {
                         return Err("the run is stopping".into());
+                    }
+                    if let Some(result) = answered {
+                        return result;
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -306,59 +319,6 @@ impl Pump {
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err("the run is stopping".into()),
             }
-        }
-    }
-
-    /// The requests already waiting (an agent's calls made after it answered).
-    pub(super) fn drain(&mut self) {
-        while let Ok(job) = self.rx.try_recv() {
-            if !matches!(job.req, Req::Agent(_)) {
-                self.answer(job);
-            }
-        }
-    }
-
-    /// A request to a scripted agent: a real agent's call is attributed to one of its tasks
-    /// (by the trace id a2a-sim gave that task's request, else the task with a2a-sim's request
-    /// in flight) and admitted as that task's delegation.
-    fn answer(&mut self, mut job: Job) {
-        if let Req::Shutdown = job.req {
-            // A signal: the server stops taking requests; the steps stop here.
-            self.stopping = true;
-            return;
-        }
-        if let Req::Step { step, .. } = &mut job.req
-            && let Step::Send(s) = &mut **step
-            && s.caller() >= self.first_agent_caller
-        {
-            if let Some(data) = s.data_mut() {
-                let value =
-                    crate::message::canonical(serde_json::Value::Object(std::mem::take(data)));
-                if let serde_json::Value::Object(o) = value {
-                    *data = o;
-                }
-            }
-            let agent_sym = self.world.scenario.callers[s.caller()].sym;
-            let agent = self
-                .world
-                .scenario
-                .agents
-                .iter()
-                .position(|a| a.sym == agent_sym);
-            let of_agent =
-                |t: TaskIx, w: &World<'static>| (Some(w.tasks[t].agent()) == agent).then_some(t);
-            let parent = job
-                .trace
-                .and_then(task_of_trace)
-                .filter(|&t| t < self.world.tasks.len())
-                .and_then(|t| of_agent(t, &self.world))
-                .or_else(|| self.in_flight.and_then(|t| of_agent(t, &self.world)));
-            self.world.attribute_next_send(parent);
-        }
-        let reply = self.desk.answer(&mut self.world, job.req);
-        self.world.attribute_next_send(None);
-        if let Some(reply) = reply {
-            let _ = job.reply.send(reply);
         }
     }
 
