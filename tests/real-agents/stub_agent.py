@@ -31,6 +31,7 @@ A2A 1.0 (the default: a `supportedInterfaces` JSONRPC entry), `message/send` in 
               id) completes the task, its data echoing the ids it was sent. As the SDKs do, each
               earlier status message is moved into the task's `history`.
 
+When $AUTH_TOKEN is set, every call to kyc carries it as `Authorization: Bearer`.
 When $STUB_PID_FILE is set, its pid is written there first. It logs a line per request (no
 clocks). SIGTERM ends it at once, unless --ignore-sigterm (then only SIGKILL does).
 """
@@ -115,6 +116,8 @@ def ask_kyc(applicant, amount, traceparent):
     headers = {"Content-Type": "application/json", "A2A-Version": "1.0"}
     if traceparent:
         headers["traceparent"] = traceparent
+    if os.environ.get("AUTH_TOKEN"):
+        headers["Authorization"] = "Bearer " + os.environ["AUTH_TOKEN"]
     return get_json(rpc_url, body, headers)
 
 

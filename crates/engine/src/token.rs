@@ -30,7 +30,16 @@ pub struct Grant<'a> {
     pub scope: Vec<&'a str>,
     /// Earliest actor first.
     pub act_chain: Vec<&'a str>,
+    /// Seconds from the moment it is minted until it expires.
+    pub lifetime_s: i64,
 }
+
+/// The lifetime of a token the platform mints for a nested hop, in seconds.
+pub const NESTED_LIFETIME_S: i64 = 300;
+
+/// The lifetime of the token a real agent is given for its own calls (`{token}`): minted at
+/// tick 0, it lasts the whole run (thirty days of scenario time).
+pub const AGENT_LIFETIME_S: i64 = 30 * 86_400;
 
 /// Verifies and mints tokens against the scenario clock (`now_ms`: milliseconds since the Unix
 /// epoch of the request's moment). A refusal is a sentence saying which check failed; it never

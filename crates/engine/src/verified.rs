@@ -137,6 +137,7 @@ impl<'s> World<'s> {
                 .map_or("", String::as_str),
             scope: ctx.scopes.iter().map(|&s| names.name(s)).collect(),
             act_chain: chain.iter().map(|&s| names.name(s)).collect(),
+            lifetime_s: crate::token::NESTED_LIFETIME_S,
         };
         let now = self.now_ms();
         let requires = self.record.scenario.agents[callee].requires_token;

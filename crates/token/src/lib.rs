@@ -14,8 +14,7 @@ pub use algorithm::Alg;
 pub use check::{Check, Inspection, Verdict, inspect};
 pub use keys::{KeyError, KeySet, PrivateKey};
 
-/// The lifetime of a token the platform mints for a nested hop, in seconds.
-pub const NESTED_LIFETIME_S: i64 = 300;
+pub use engine::token::{AGENT_LIFETIME_S, NESTED_LIFETIME_S};
 
 /// `policy.token`: who may issue callers' tokens, for whom, with which algorithms.
 #[derive(Debug, Clone)]
@@ -71,7 +70,7 @@ impl Tokens for TokenService {
             self.policy.issuer.as_deref().unwrap_or("a2a-sim"),
             self.policy.audience.as_deref(),
             now,
-            now + NESTED_LIFETIME_S,
+            now + grant.lifetime_s,
         );
         mint::sign(key, &claims)
     }

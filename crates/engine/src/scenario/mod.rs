@@ -266,6 +266,9 @@ pub struct External {
     /// Milliseconds to wait after each of its calls for others made at the same time, so that
     /// calls made in parallel are answered (and recorded) in a canonical order.
     pub settle_ms: u64,
+    /// The token minted for its own calls (a scenario with `keys` and a platform key): what
+    /// `{token}` fills in, and what the served agents require of its calls. Never printed.
+    pub token: Option<String>,
     /// The folder the command runs in: the folder of the file that defines the agent.
     pub dir: std::path::PathBuf,
 }

@@ -72,7 +72,7 @@ impl Loader<'_> {
         let templated = e.command.iter().flatten().map(|a| (None, a));
         let in_env = e.env.iter().map(|(k, v)| (Some(k), v));
         for (key, text) in templated.chain(in_env).collect::<Vec<_>>() {
-            if let Err(why) = check_template(text, names) {
+            if let Err(why) = check_template(text, names, self.no_agent_token) {
                 let path = match key {
                     Some(k) => at!["agents", i, "external", "env", k.as_str()],
                     None => at("command"),
@@ -86,11 +86,47 @@ impl Loader<'_> {
             env: e.env.into_iter().collect(),
             ready_timeout_s: e.ready_timeout_s.unwrap_or(READY_TIMEOUT_S),
             settle_ms: e.settle_ms.unwrap_or(0),
+            token: None,
             // A file named without a folder is in the current one.
             dir: match self.base.as_os_str().is_empty() {
                 true => std::path::PathBuf::from("."),
                 false => self.base.to_path_buf(),
             },
+        }
+    }
+
+    /// With `keys` and a platform key, each real agent gets a token for its own calls, minted
+    /// from its platform metadata (`sub` its name; its tenant, clearance and scopes) and valid
+    /// from tick 0 for the whole run: the served agents take its calls only with it (`{token}`).
+    pub(super) fn agent_tokens(
+        &mut self,
+        agents: &mut [Agent],
+        tokens: &dyn engine::token::Tokens,
+        levels: &[String],
+        clock: &engine::scenario::Clock,
+    ) {
+        if self.no_agent_token.is_some() {
+            return;
+        }
+        for (i, a) in agents.iter_mut().enumerate() {
+            let Some(external) = a.external.as_mut() else {
+                continue;
+            };
+            let grant = engine::token::Grant {
+                sub: a.card.name.as_str(),
+                tenant: self.symbols.name(a.tenant),
+                classification: levels.get(a.clearance).map_or("", String::as_str),
+                scope: a.scopes.iter().map(|&s| self.symbols.name(s)).collect(),
+                act_chain: Vec::new(),
+                lifetime_s: engine::token::AGENT_LIFETIME_S,
+            };
+            match tokens.mint(&grant, clock.epoch_ms) {
+                Ok(t) => external.token = Some(t),
+                Err(why) => {
+                    let why = format!("cannot mint the agent's token: {why}");
+                    self.problem(at!["agents", i, "external"], why);
+                }
+            }
         }
     }
 
@@ -220,14 +256,14 @@ pub fn placeholders(text: &str) -> Result<Vec<&str>, String> {
     Ok(found)
 }
 
-fn check_template(text: &str, names: &Names) -> Result<(), String> {
+fn check_template(text: &str, names: &Names, no_token: Option<&str>) -> Result<(), String> {
     for p in placeholders(text)? {
         match p {
             "port" => {}
             "token" => {
-                return Err(
-                    "`{token}` is not filled in yet: a2a-sim does not mint tokens for real agents (a scenario with `keys` cannot drive one)".into(),
-                );
+                if let Some(why) = no_token {
+                    return Err(why.into());
+                }
             }
             _ => {
                 let agent = p

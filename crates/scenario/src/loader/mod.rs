@@ -50,6 +50,7 @@ pub fn load_string_as(
         base,
         results: Vec::new(),
         extra: Vec::new(),
+        no_agent_token: None,
     };
     let file = std::mem::take(&mut merged.file);
     if !library {
@@ -120,6 +121,9 @@ struct Loader<'b> {
     results: Vec<Vec<handlers::NamedResult>>,
     /// Problems located in other files (a JWKS, a private JWK): their own line and column.
     extra: Vec<Diagnostic>,
+    /// Why a real agent's `{token}` cannot be filled in (no `keys`, or no platform key to sign
+    /// it with); `None` when it can.
+    no_agent_token: Option<&'static str>,
 }
 mod entry;
 mod place;

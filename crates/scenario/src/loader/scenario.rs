@@ -17,6 +17,15 @@ impl Loader<'_> {
             ..file.policy
         });
         policy.authority_keys |= file.agents.iter().flatten().any(|a| a.authority.is_some());
+        self.no_agent_token = match (&file.keys, &token_policy) {
+            (None, _) => Some(
+                "`{token}` is the token a2a-sim mints for the agent's calls: the scenario needs `keys` and `policy.token` (with a `platform_key` to sign it)",
+            ),
+            (Some(_), Some(p)) if p.platform_key.is_some() => None,
+            (Some(_), _) => Some(
+                "`{token}` is signed with the platform's key: add `policy.token.platform_key` (a private Ed25519 JWK)",
+            ),
+        };
         let tokens = self.tokens(file.keys, token_policy);
         let clock = self.clock(file.clock);
         let names = Names::new(&levels);
@@ -50,6 +59,9 @@ impl Loader<'_> {
         let mut agents = Vec::with_capacity(cards.len());
         for ((i, a), card) in file_agents.into_iter().enumerate().zip(cards) {
             agents.push(self.agent(i, a, card, &names));
+        }
+        if let Some(tokens) = &tokens {
+            self.agent_tokens(&mut agents, tokens.as_ref(), &levels, &clock);
         }
 
         let file_callers = file.callers.unwrap_or_default();

@@ -89,7 +89,8 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
             classification: a.clearance,
             scopes: a.scopes.clone(),
             delegation_chain: Vec::new(),
-            token: None,
+            // With `keys`, the token minted for it: its calls must carry it (`{token}`).
+            token: a.external.as_ref().and_then(|e| e.token.clone()),
         })
         .collect();
     scenario.callers.extend(agent_callers);

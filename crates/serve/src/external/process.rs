@@ -37,6 +37,7 @@ pub fn fill(
     text: &str,
     port: u16,
     url_of: &dyn Fn(&str) -> Option<String>,
+    token: Option<&str>,
 ) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -54,6 +55,7 @@ pub fn fill(
         let name = &tail[1..end];
         match name {
             "port" => out.push_str(&port.to_string()),
+            "token" if token.is_some() => out.push_str(token.unwrap_or_default()),
             _ => match name
                 .strip_prefix("agents.")
                 .and_then(|n| n.strip_suffix(".url"))
@@ -84,12 +86,19 @@ impl Agent {
         again: bool,
         url_of: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Agent, String> {
+        let token = spec.token.as_deref();
         let args = spec
             .command
             .iter()
-            .map(|a| fill(a, port, url_of))
+            .map(|a| fill(a, port, url_of, token))
             .collect::<Result<Vec<_>, _>>()?;
-        let shown = args.join(" ");
+        // As messages show it: the token stays a placeholder.
+        let shown = spec
+            .command
+            .iter()
+            .map(|a| fill(a, port, url_of, token.and(Some("{token}"))))
+            .collect::<Result<Vec<_>, _>>()?
+            .join(" ");
         let log = log.to_path_buf();
         // This run's output only: a log from an earlier run is replaced.
         let opened = std::fs::OpenOptions::new()
@@ -124,7 +133,7 @@ impl Agent {
             .stdout(out)
             .stderr(err);
         for (k, v) in &spec.env {
-            command.env(k, fill(v, port, url_of)?);
+            command.env(k, fill(v, port, url_of, token)?);
         }
         // Its own process group: a Ctrl-C at the terminal reaches a2a-sim, which stops it.
         #[cfg(unix)]
@@ -285,10 +294,14 @@ mod tests {
     fn placeholders_are_filled_and_double_braces_are_braces() {
         let url_of = |n: &str| (n == "kyc").then(|| "http://h/as/a/agents/kyc/".to_string());
         assert_eq!(
-            fill("{agents.kyc.url}?p={port}&x={{y}}", 9, &url_of).unwrap(),
+            fill("{agents.kyc.url}?p={port}&x={{y}}", 9, &url_of, None).unwrap(),
             "http://h/as/a/agents/kyc/?p=9&x={y}"
         );
-        assert!(fill("{agents.other.url}", 9, &url_of).is_err());
-        assert!(fill("{token}", 9, &url_of).is_err());
+        assert!(fill("{agents.other.url}", 9, &url_of, None).is_err());
+        assert!(fill("{token}", 9, &url_of, None).is_err());
+        assert_eq!(
+            fill("Bearer {token}", 9, &url_of, Some("t.k.n")).unwrap(),
+            "Bearer t.k.n"
+        );
     }
 }

@@ -64,7 +64,8 @@ mod tests {
     /// Jobs with an even trace are calls keyed by it, backwards; odd ones are not calls.
     fn key(job: &Job) -> Option<Key> {
         let n = job.trace? as u64;
-        n.is_multiple_of(2).then(|| (format!("{}", 100 - n), String::new(), String::new()))
+        n.is_multiple_of(2)
+            .then(|| (format!("{}", 100 - n), String::new(), String::new()))
     }
 
     fn traces(batch: &[Job]) -> Vec<u64> {
