@@ -45,6 +45,15 @@ pub fn has_real_agents(scenario: &Scenario) -> bool {
 /// Why a run could not be made is a message of several lines (an agent's log quoted, indented):
 /// show it with [`crate::escape::lines`].
 pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
+    run_real_logged(scenario).map(|(world, _)| world)
+}
+
+/// [`run_real`], with each started agent's log `(agent, file)` when the logs are kept
+/// (`--agent-logs`, or an agent that exited, timed out or broke the protocol).
+#[cfg(feature = "serve")]
+pub fn run_real_logged(
+    scenario: Scenario,
+) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
     let flags = REAL.get().cloned().unwrap_or(RealAgentArgs {
         agent_logs: None,
         agent_timeout: 30,
@@ -58,12 +67,17 @@ pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
         tick_ms: flags.tick_ms,
     };
     serve::external::run(scenario, options)
-        .map(|run| run.world)
+        .map(|run| (run.world, run.kept_logs))
         .map_err(|e| Error::Input(e.0))
 }
 
 #[cfg(not(feature = "serve"))]
-pub fn run_real(_: Scenario) -> Result<World<'static>, Error> {
+pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
+    run_real_logged(scenario).map(|(world, _)| world)
+}
+
+#[cfg(not(feature = "serve"))]
+pub fn run_real_logged(_: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
     Err(Error::Input(
         "this scenario has real agents (`external:`), which need a2a-sim built with the `serve` feature".into(),
     ))

@@ -53,11 +53,21 @@ pub(super) fn render(
     let scenario = load_for_run(file, overrides).map_err(Problem::Load)?;
     if crate::running::has_real_agents(&scenario) {
         // Real agents in the loop: exit 2 when one cannot be started or reached.
-        let world = crate::running::run_real(scenario).map_err(|e| match e {
+        let (world, logs) = crate::running::run_real_logged(scenario).map_err(|e| match e {
             crate::error::Error::Input(m) => Problem::Export(format!("{}: {m}", file.display())),
             e => Problem::Export(format!("{}: {e}", file.display())),
         })?;
-        return write(&world.record, file, format, version, layout, out);
+        let written = write(&world.record, file, format, version, layout, out)?;
+        // The table is read by a person: it says where the agents' logs were kept (the machine
+        // formats stay the same bytes on every run).
+        if format == Format::Table && !logs.is_empty() && written.is_ok() {
+            let mut text = String::from("\nreal agents' logs\n");
+            for (agent, path) in &logs {
+                text.push_str(&format!("  {agent}: {}\n", path.display()));
+            }
+            return Ok(out.write_all(text.as_bytes()));
+        }
+        return Ok(written);
     }
     let streams = match format {
         Format::A2aStream | Format::A2aStreamJsonRpc => world::RecordStreams::All,

@@ -70,6 +70,10 @@ pub fn has_external(scenario: &Scenario) -> bool {
 pub struct Run {
     pub world: World<'static>,
     pub logs: PathBuf,
+    /// Each started agent's log (`(agent, file)`), when the folder is kept: `--agent-logs` was
+    /// given, or a real agent exited, timed out or broke the protocol. Empty when a temporary
+    /// folder was removed.
+    pub kept_logs: Vec<(String, PathBuf)>,
 }
 
 /// Runs `scenario`, whose real agents are started (or reached) and driven; every process
@@ -120,7 +124,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
     let driver = Driver {
         options: options.clone(),
         logs: logs.clone(),
-        suffix,
+        suffix: suffix.clone(),
         first_agent_caller,
         slot: slot.clone(),
     };
@@ -142,11 +146,30 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
     let world = slot.lock().ok().and_then(|mut s| s.take());
     match (served, world) {
         (Ok(()), Some(world)) => {
-            if temporary {
+            let troubled = world
+                .errors
+                .iter()
+                .any(|e| engine::record::ErrorCode::REAL_AGENT.contains(&e.code));
+            let kept_logs = if temporary && !troubled {
                 // Nothing went wrong: a folder nobody asked for is not left behind.
                 let _ = std::fs::remove_dir_all(&logs);
-            }
-            Ok(Run { world, logs })
+                Vec::new()
+            } else {
+                scenario
+                    .agents
+                    .iter()
+                    .filter(|a| a.external.as_ref().is_some_and(|e| e.url.is_none()))
+                    .map(|a| {
+                        let file = logs.join(format!("{}{suffix}.log", a.name()));
+                        (a.name().to_string(), file)
+                    })
+                    .collect()
+            };
+            Ok(Run {
+                world,
+                logs,
+                kept_logs,
+            })
         }
         (Err(e), _) => Err(ServeError(e)),
         (Ok(()), None) => Err(ServeError("the run ended before its steps did".into())),
