@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use crate::common::binary::{Run, a2a_sim_in, scratch, write};
 
 mod calls;
+mod discovery;
 mod logs;
 mod tokens;
 

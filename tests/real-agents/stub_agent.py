@@ -31,6 +31,7 @@ A2A 1.0 (the default: a `supportedInterfaces` JSONRPC entry), `message/send` in 
               id) completes the task, its data echoing the ids it was sent. As the SDKs do, each
               earlier status message is moved into the task's `history`.
 
+When $STUB_TAGS is set (comma-separated), the card has one skill with those tags.
 When $AUTH_TOKEN is set, every call to kyc carries it as `Authorization: Bearer`.
 When $STUB_PID_FILE is set, its pid is written there first. It logs a line per request (no
 clocks). SIGTERM ends it at once, unless --ignore-sigterm (then only SIGKILL does).
@@ -66,6 +67,10 @@ def card(port, mode, protocol):
         "defaultInputModes": ["text/plain"],
         "defaultOutputModes": ["text/plain"],
     }
+    tags = [t for t in os.environ.get("STUB_TAGS", "").split(",") if t]
+    if tags:
+        base["skills"] = [{"id": "stub-skill", "name": "stub skill", "description": "tags from "
+                           "$STUB_TAGS", "tags": tags}]
     if protocol == "0.3":
         return {**base, "url": url, "protocolVersion": "0.3.0", "preferredTransport": "JSONRPC"}
     binding = "HTTP+JSON" if mode == "bad-card" else "JSONRPC"

@@ -85,6 +85,9 @@ pub(crate) struct Cache {
     /// Each discovery query's scored cards, by tag set: the directory never changes during a
     /// run, and a large run asks the same few thousand queries 20,000 times.
     pub(crate) scored: Scored,
+    /// The directory with the skills of the real agents' own cards, read when they started
+    /// (see [`World::use_live_skills`]); the scenario's when there is none.
+    pub(crate) live_directory: Option<Box<crate::discovery::Directory>>,
 }
 
 /// A running world reads as its record: reports, expectations and a server's answers take a
@@ -438,15 +441,37 @@ impl<'s> World<'s> {
 
 impl<'s> World<'s> {
     /// The query's scored cards, computed once per tag set in a run.
-    fn scored(&mut self, tags: &[Sym]) -> &[(usize, u32)] {
+    fn scored(&mut self, tags: &[Sym]) -> (&[(usize, u32)], &crate::discovery::Directory) {
+        let scenario = self.record.scenario;
+        let directory = self
+            .cache
+            .live_directory
+            .as_deref()
+            .unwrap_or(&scenario.directory);
         if !self.cache.scored.contains_key(tags) {
-            let scores = self.record.scenario.directory.scores(tags);
+            let scores = directory.scores(tags);
             self.cache.scored.insert(
                 smallvec::SmallVec::from_slice(tags),
                 scores.into_vec().into(),
             );
         }
-        self.cache.scored.get(tags).map_or(&[], |s| s)
+        let directory = self
+            .cache
+            .live_directory
+            .as_deref()
+            .unwrap_or(&scenario.directory);
+        (self.cache.scored.get(tags).map_or(&[], |s| s), directory)
+    }
+
+    /// Discovery ranks the real agents by the skills of their own cards (`live`: each one's
+    /// skills, as tag sets); tags no query of the scenario names are left out.
+    pub fn use_live_skills(&mut self, live: &std::collections::BTreeMap<AgentIx, Vec<Vec<Sym>>>) {
+        let scenario = self.record.scenario;
+        self.cache.live_directory = Some(Box::new(crate::discovery::Directory::with_skills(
+            &scenario.agents,
+            live,
+        )));
+        self.cache.scored.clear();
     }
 
     /// [`crate::discovery::discover`], with the run's scored queries.
@@ -457,14 +482,13 @@ impl<'s> World<'s> {
         limit: Option<usize>,
     ) -> Vec<crate::discovery::Ranked> {
         let scenario = self.record.scenario;
-        let scores = self.scored(tags);
-        crate::discovery::rank(ctx, scores, limit, &scenario.directory, &scenario.agents)
+        let (scores, directory) = self.scored(tags);
+        crate::discovery::rank(ctx, scores, limit, directory, &scenario.agents)
     }
 
     /// [`crate::discovery::top`], with the run's scored queries.
     pub(crate) fn discover_top(&mut self, ctx: &CallerContext, tags: &[Sym]) -> Option<AgentIx> {
-        let scenario = self.record.scenario;
-        let scores = self.scored(tags);
-        crate::discovery::best(ctx, scores, &scenario.directory)
+        let (scores, directory) = self.scored(tags);
+        crate::discovery::best(ctx, scores, directory)
     }
 }

@@ -47,11 +47,23 @@ struct Entry {
 
 impl Directory {
     pub fn new(agents: &[Agent]) -> Directory {
+        Directory::with_skills(agents, &std::collections::BTreeMap::new())
+    }
+
+    /// [`Directory::new`], with the skills (as tag sets) of the agents in `live` instead of
+    /// their cards': a real agent's, read from the card it serves.
+    pub fn with_skills(
+        agents: &[Agent],
+        live: &std::collections::BTreeMap<usize, Vec<Vec<Sym>>>,
+    ) -> Directory {
         let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         let mut d = Directory::default();
         let mut skills: Vec<(u32, &[Sym])> = Vec::new();
         for (card, a) in agents.iter().enumerate() {
-            skills.extend(a.card.skills.iter().map(|s| (n(card), &s.tag_set[..])));
+            match live.get(&card) {
+                Some(sets) => skills.extend(sets.iter().map(|t| (n(card), &t[..]))),
+                None => skills.extend(a.card.skills.iter().map(|s| (n(card), &s.tag_set[..]))),
+            }
             d.cards.push(Entry {
                 sym: a.sym,
                 tenant: a.tenant,

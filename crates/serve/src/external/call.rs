@@ -12,6 +12,25 @@ pub struct Endpoint {
     pub streaming: bool,
 }
 
+/// A card's skills, each as its tags (strings only; a skill without tags has none): what
+/// `discover` ranks a real agent by. A card `endpoint` accepted is a JSON object.
+pub fn skill_tags(card: &[u8]) -> Vec<Vec<String>> {
+    let card: Value = serde_json::from_slice(card).unwrap_or_default();
+    let skills = card.get("skills").and_then(Value::as_array);
+    skills
+        .into_iter()
+        .flatten()
+        .map(|skill| {
+            let tags = skill.get("tags").and_then(Value::as_array);
+            tags.into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .collect()
+}
+
 /// Reads a card: its JSON-RPC interface (1.0 `supportedInterfaces`, or 0.3 `url` with
 /// `preferredTransport` JSONRPC or an `additionalInterfaces` entry).
 pub fn endpoint(card: &[u8], base: &str) -> Result<Endpoint, String> {

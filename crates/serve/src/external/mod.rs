@@ -273,6 +273,25 @@ impl Driver {
             }
         }
         pump.starter = Some(starter);
+        // `discover` ranks each real agent by its own card's skills; a tag no step of the
+        // scenario names matches nothing, so it need not be known.
+        let live = pump
+            .live
+            .iter()
+            .map(|l| {
+                let sets = l.skills.iter().map(|tags| {
+                    let mut set: Vec<_> = tags
+                        .iter()
+                        .filter_map(|t| scenario.symbols.get(t))
+                        .collect();
+                    set.sort_unstable();
+                    set.dedup();
+                    set
+                });
+                (l.agent, sets.collect())
+            })
+            .collect();
+        pump.world.use_live_skills(&live);
         Ok(())
     }
 }

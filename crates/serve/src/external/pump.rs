@@ -151,8 +151,14 @@ impl Pump {
                 .filter(|&t| w.is_external(w.tasks[t].agent()))
         };
         match step {
-            Step::Send(s) if matches!(s.to, Target::Agent(a) if self.world.is_external(a)) => {
-                if let Some(task) = self.run_step(step) {
+            // To a real agent, by name or as the one discovery picks (by its card's skills).
+            Step::Send(s)
+                if matches!(s.to, Target::Discover(_))
+                    || matches!(s.to, Target::Agent(a) if self.world.is_external(a)) =>
+            {
+                if let Some(task) = self.run_step(step)
+                    && self.world.is_external(self.world.tasks[task].agent())
+                {
                     self.send(task, s.text.as_str(), s.data(), s.stream());
                 }
             }

@@ -15,6 +15,8 @@ pub(super) struct Live {
     pub agent: AgentIx,
     pub process: Option<process::Agent>,
     pub endpoint: wire::Endpoint,
+    /// Its card's skills, each as its tags: what `discover` ranks it by.
+    pub skills: Vec<Vec<String>>,
 }
 
 /// What starting a real agent again needs (a `crash` fault with `restart`).
@@ -41,6 +43,7 @@ impl Starter {
                     agent: ix,
                     process: None,
                     endpoint: placeholder(),
+                    skills: Vec::new(),
                 },
                 format!("agent `{}` is not a real agent", agent.name()),
             )));
@@ -58,6 +61,7 @@ impl Starter {
             agent: ix,
             process,
             endpoint: placeholder(),
+            skills: Vec::new(),
         };
         let (root, mut process) = match &spec.url {
             Some(u) => (u.clone(), None),
@@ -108,6 +112,7 @@ impl Starter {
                 agent: ix,
                 process,
                 endpoint,
+                skills: wire::skill_tags(&card),
             }),
             Err(e) => Err(Box::new((dead(process), format!("agent `{name}`: {e}")))),
         }
