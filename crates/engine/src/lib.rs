@@ -6,7 +6,7 @@
 //! a [`scenario::Scenario`]; a run ([`world::run`]) drives it tick by tick; reports read what it
 //! recorded.
 //!
-//! Inside, imports point down too. At the bottom, the words every file speaks: [`ids`], [`codes`],
+//! Inside, imports point down too. At the bottom, the words every file speaks: [`ids`], `codes`,
 //! [`data`], [`lifecycle`], [`symbols`]. Above them, the scenario model and the [`record`] with the
 //! entries it keeps; then `world.rs`, and on top the files that add to `impl World` (`status`,
 //! `handler`, `delegating`, `driver`, ...), which nothing below them imports.
@@ -14,7 +14,7 @@
 pub mod admission;
 mod caller_context;
 pub mod chain;
-pub mod codes;
+mod codes;
 pub mod conditions;
 pub mod data;
 mod delegating;
@@ -29,7 +29,7 @@ mod handler;
 pub mod ids;
 pub mod ix;
 pub mod lifecycle;
-pub mod member;
+mod member;
 pub mod names;
 mod new_task;
 mod notification;
@@ -38,15 +38,15 @@ mod parts;
 pub mod program;
 pub mod push;
 mod push_config;
-pub mod rare;
+mod rare;
 pub mod record;
 mod resolution;
 mod run_state;
 pub mod scenario;
-pub mod scheduler;
+mod scheduler;
 mod session;
-pub mod shared;
-pub mod status;
+mod shared;
+mod status;
 pub mod symbols;
 pub mod task;
 pub mod template;

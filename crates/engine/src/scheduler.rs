@@ -82,14 +82,6 @@ impl Scheduler {
     pub fn skip(&mut self) {
         self.seq += 1;
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
 }
 
 #[cfg(test)]

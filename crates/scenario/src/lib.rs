@@ -4,24 +4,24 @@
 //! reads. Depends on the engine and on `token` (callers' JWTs are verified at load); never on the
 //! reports or the server.
 
-pub mod authority_paths;
+mod authority_paths;
 pub mod card_file;
 pub mod confusables;
 pub mod corpus;
 pub mod diagnostic;
 pub mod escape;
 pub mod file;
-pub mod file_text;
-pub mod imports;
+mod file_text;
+mod imports;
 mod library;
 pub mod loader;
 pub mod overrides;
-pub mod paths;
-pub mod problem;
-pub mod push_hosts;
-pub mod redact;
+mod paths;
+mod problem;
+mod push_hosts;
+mod redact;
 pub mod regular_file;
 pub mod schema;
-pub mod secrets;
-pub mod source;
+mod secrets;
+mod source;
 pub mod yaml;

@@ -40,12 +40,3 @@ fn library_at(path: &Path, depth: usize) -> bool {
         _ => true,
     })
 }
-
-/// Whether a text is a library by its own keys (it has no `steps`); see [`is_library_path`] for
-/// a file, which also follows its imports.
-pub fn is_library_text(text: &str) -> bool {
-    match yaml::parse_tree(text) {
-        Some(yaml::Value::Mapping(m)) => !m.contains_key("steps"),
-        _ => false,
-    }
-}

@@ -5,7 +5,7 @@
 
 pub mod algorithm;
 pub mod check;
-pub mod keys;
+mod keys;
 pub mod mint;
 
 use engine::token::{Grant, Tokens, VerifiedToken};

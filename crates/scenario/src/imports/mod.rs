@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::file::ScenarioFile;
-pub use crate::library::{is_library_path, is_library_text};
+pub use crate::library::is_library_path;
 use crate::overrides::Override;
 pub use crate::source::Source;
 use crate::yaml::Seg;
@@ -24,21 +24,12 @@ mod merged;
 mod parse;
 mod walk;
 
-pub use merged::{Merged, Origins};
+pub use merged::Merged;
 
 /// Merges `root`'s imports (read relative to `base`, named relative to `display`'s folder) into
 /// it, applying `overrides` to the file that holds each overridden key. Problems come back
-/// located; nothing is merged from a file that did not parse.
-pub fn merge(
-    display: &str,
-    text: &str,
-    base: &Path,
-    overrides: &[Override],
-) -> Result<Merged, Vec<Diagnostic>> {
-    merge_owned(display, text.to_string(), base, overrides)
-}
-
-/// [`merge`] of a text the caller owns: kept as the root source without a copy.
+/// located; nothing is merged from a file that did not parse. The text is kept as the root
+/// source without a copy.
 pub fn merge_owned(
     display: &str,
     text: String,

@@ -23,7 +23,7 @@ pub enum Warnings {
 #[derive(Debug)]
 pub struct Loaded {
     pub scenario: Scenario,
-    /// Handler bugs found on some path (see [`paths`](crate::paths)), in file order.
+    /// Handler bugs found on some path (see `paths`), in file order.
     /// They never stop a run.
     pub warnings: Vec<Diagnostic>,
     /// The file has no `steps`: a library, for other files' `imports`.
