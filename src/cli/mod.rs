@@ -21,13 +21,17 @@ use crate::testing::partition::Partition;
 
 mod args;
 mod check;
+mod config;
 mod convert;
 mod input;
 mod run;
+#[cfg(feature = "serve")]
+mod serve;
 mod token;
 
 use self::args::*;
 use self::check::check;
+use self::config::Config;
 use self::convert::{card_cmd, convert};
 use self::input::*;
 
@@ -46,105 +50,46 @@ pub fn run() -> Result<Status, Error> {
             };
         }
     };
-    match args.command {
-        Command::Run {
-            jsonrpc: true,
-            format,
-            ..
-        } if format != Format::A2aStream => Err(Error::Usage(
-            "`--jsonrpc` wraps stream events: it needs `--format a2a-stream`".into(),
-        )),
-        Command::Run {
-            files,
-            format,
-            a2a_version,
-            jobs,
-            set,
-            jsonrpc,
-            real,
-        } => {
-            crate::running::configure(real);
-            run::run(
-            &files,
-            if jsonrpc {
-                Format::A2aStreamJsonRpc
-            } else {
-                format
-            },
-            a2a_version.a2a(),
-            jobs.unwrap_or_else(corpus::default_jobs),
-            &set,
-        )
+    match Config::from_command(args.command)? {
+        Config::Run(c) => {
+            crate::running::configure(c.real);
+            run::run(&c.files, c.format, c.version, c.jobs, &c.set)
         }
-        Command::Check {
-            paths,
-            error_format,
-            deny,
-            allow,
-            jobs,
-            set,
-        } => check(
-            &paths,
-            error_format,
-            deny.contains(&Deny::Warnings),
-            &allow.iter().map(|a| a.code()).collect::<Vec<_>>(),
-            jobs.unwrap_or_else(corpus::default_jobs),
-            &set,
+        Config::Check(c) => check(
+            &c.paths,
+            c.error_format,
+            c.deny_warnings,
+            &c.allowed,
+            c.jobs,
+            &c.set,
         ),
-        Command::Test { set, .. } if !set.is_empty() => Err(Error::Usage(
-            "`test --set` is refused: goldens pin scenario files as written, not overrides; use `run --set` or write the value in a file".into(),
-        )),
-        Command::Test {
-            paths,
-            bless,
-            partition,
-            junit,
-            error_format,
-            jobs,
-            set: _,
-            real,
-        } => {
-            crate::running::configure(real);
+        Config::Test(c) => {
+            crate::running::configure(c.real);
             test_command::run(
-                &paths,
-                bless,
-                partition,
-                junit.as_deref(),
-                jobs.unwrap_or_else(corpus::default_jobs),
-                error_format == TestErrorFormat::Github,
+                &c.paths,
+                c.bless,
+                c.partition,
+                c.junit.as_deref(),
+                c.jobs,
+                c.github,
             )
         }
-        Command::Explore {
-            files,
-            runs,
-            seed,
-            faults,
-            jobs,
-            partition,
-            format,
-            agents,
-            skip_agents,
-            max_distinct,
-            set,
-            real,
-        } => {
-            crate::running::configure(real);
-            let opts = crate::testing::explore::Options {
-                runs,
-                seed,
-                kinds: faults.unwrap_or([true; 5]),
-                jobs: jobs.unwrap_or_else(corpus::default_jobs),
-                slice: partition,
-                json: format == ExploreFormat::Json,
-                agents,
-                skip_agents,
-                max_distinct: max_distinct.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-            };
+        Config::Explore(c) => {
+            crate::running::configure(c.real);
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             Ok(crate::testing::explore::command(
-                &files, &opts, &set, &mut out,
+                &c.files, &c.options, &c.set, &mut out,
             ))
         }
+        #[cfg(feature = "serve")]
+        Config::Serve(c) => serve::serve(*c),
+        Config::Plain(command) => plain(command),
+    }
+}
+
+/// The commands whose flags need no second stage.
+fn plain(command: Command) -> Result<Status, Error> {
+    match command {
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Args::command(), "a2a-sim", &mut out);
@@ -203,131 +148,14 @@ pub fn run() -> Result<Status, Error> {
             file,
         } => convert(from, to, a2a_version.a2a(), agent.as_deref(), file),
         Command::Token(cmd) => token::run(cmd),
-        #[cfg(feature = "serve")]
-        Command::Serve {
-            file,
-            listen,
-            advertise_host,
-            a2a_version,
-            root_agent,
-            tick_ms,
-            wall_clock,
-            allow_loopback_push,
-            push_ca,
-            report,
-            record,
-            ready_file,
-            exit_after,
-            idle_exit,
-            max_body,
-            header_timeout,
-            keep_alive_timeout,
-            max_connections,
-            default_caller,
-            relay_children,
-            set,
-        } => {
-            let scenario = input::load_for_serve(&file, &set)?;
-            if record.is_some() && !scenario.steps.is_empty() {
-                return Err(Error::Usage(format!(
-                    "--record writes a scenario that imports {}, which has steps of its own: serve a library (a file without `steps`) to record a session of it",
-                    file.display()
-                )));
-            }
-            let seconds = |flag: &str, s: f64| {
-                // At most a day: a longer timeout is no limit, and Duration must hold it.
-                if s.is_finite() && s > 0.0 && s <= 86_400.0 {
-                    Ok(std::time::Duration::from_secs_f64(s))
-                } else {
-                    Err(Error::Usage(format!(
-                        "--{flag} {s}: give a number of seconds above 0, at most 86400"
-                    )))
-                }
-            };
-            let idle_exit = match idle_exit {
-                Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
-                Some(s) => {
-                    return Err(Error::Usage(format!(
-                        "--idle-exit {s}: give a positive number of seconds"
-                    )));
-                }
-                None => None,
-            };
-            let header = seconds("header-timeout", header_timeout)?;
-            let keep_alive = seconds("keep-alive-timeout", keep_alive_timeout)?;
-            if max_connections == 0 {
-                return Err(Error::Usage("--max-connections 0: give at least 1".into()));
-            }
-            // A served library's `expect` entries are checked against the session at its end.
-            // (A file with steps of its own states claims about its own run, which is not what
-            // a session replays: those are left to `test`.)
-            let entries = if scenario.steps.is_empty() {
-                scenario.expectations.len()
-            } else {
-                0
-            };
-            let unmet = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-            let finish: Option<crate::serve::Finish> = (entries > 0).then(|| {
-                let unmet = unmet.clone();
-                let file = file.clone();
-                let text = crate::scenario::loader::read(&file).unwrap_or_default();
-                Box::new(move |w: &crate::engine::world::World<'static>| {
-                    let found = crate::testing::golden::unmet_located(w, &text, &file);
-                    if let Ok(mut u) = unmet.lock() {
-                        *u = found;
-                    }
-                }) as crate::serve::Finish
-            });
-            let ended = crate::serve::run_then(
-                scenario,
-                crate::serve::Options {
-                    listen,
-                    advertise_host,
-                    version: a2a_version.a2a(),
-                    root_agent,
-                    tick_ms,
-                    wall_clock,
-                    allow_loopback_push,
-                    push_ca,
-                    report,
-                    record: record.map(|r| (r, file.clone())),
-                    ready_file,
-                    exit_after,
-                    idle_exit,
-                    max_body,
-                    limits: crate::serve::Limits {
-                        header,
-                        keep_alive,
-                        max_connections,
-                    },
-                    default_caller,
-                    relay_children,
-                },
-                finish,
-            );
-            serve_status(ended)?;
-            if entries == 0 {
-                return Ok(Status::Success);
-            }
-            let unmet = unmet.lock().map(|u| u.clone()).unwrap_or_default();
-            let name = crate::escape::text(&file.display().to_string()).into_owned();
-            let mut out = std::io::stdout().lock();
-            if unmet.is_empty() {
-                let _ = writeln!(out, "ok     {name} (the session meets its {entries} expect entries)");
-                return Ok(Status::Success);
-            }
-            let _ = writeln!(out, "FAILED {name} (the session's expect)");
-            for u in &unmet {
-                let _ = writeln!(out, "  {}", crate::escape::text(u));
-            }
-            Ok(Status::Failed)
+        // The commands with a config of their own never get here.
+        Command::Run { .. }
+        | Command::Check { .. }
+        | Command::Test { .. }
+        | Command::Explore { .. } => {
+            Err(Error::Usage("this command has a config of its own".into()))
         }
+        #[cfg(feature = "serve")]
+        Command::Serve { .. } => Err(Error::Usage("this command has a config of its own".into())),
     }
-}
-
-/// How a session ended: its start-up and run problems are the binary's to print, as usage
-/// errors (a flag, an address, a path), with exit 2.
-#[cfg(feature = "serve")]
-fn serve_status(ended: Result<(), crate::serve::ServeError>) -> Result<(), Error> {
-    ended.map_err(|e| Error::Usage(e.0))
 }
