@@ -19,7 +19,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use support::{delegation_scenario, directory_scenario, fan_out_scenario, history_scenario};
 
 fn load(text: &str) -> Scenario {
-    loader::load_str("bench.yaml", text, Path::new("."), "bench".into())
+    loader::Load::text("bench.yaml", text, Path::new("."), "bench")
+        .scenario()
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

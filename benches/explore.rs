@@ -15,7 +15,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn load(file: &str) -> a2a_sim::engine::scenario::Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    loader::load_path(&path).unwrap_or_else(|e| panic!("{e}"))
+    loader::Load::file(&path)
+        .scenario()
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The bundled scenario when it exists, else the stand-in beside this bench.

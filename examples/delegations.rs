@@ -19,12 +19,13 @@ fn main() {
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let text = support::delegation_scenario(n);
-    let scenario = a2a_sim::scenario::loader::load_str(
+    let scenario = a2a_sim::scenario::loader::Load::text(
         "delegations.yaml",
-        &text,
+        text.as_str(),
         Path::new("."),
-        "delegations".into(),
+        "delegations",
     )
+    .scenario()
     .unwrap_or_else(|e| panic!("{e}"));
     let mut rates = Vec::with_capacity(runs);
     for _ in 0..runs {

@@ -156,7 +156,8 @@ fn check(name: &str, text: &str, args: &[&str]) -> crate::common::binary::Run {
 }
 
 fn findings(text: &str) -> Vec<(String, String)> {
-    let loaded = loader::load_str_with_warnings("t.yaml", text, Path::new("."), "t".into())
+    let loaded = loader::Load::text("t.yaml", text, Path::new("."), "t")
+        .load()
         .unwrap_or_else(|e| panic!("{e}"));
     loaded
         .warnings
@@ -290,8 +291,9 @@ fn check_prints_located_findings_notes_json_and_allow() {
 #[test]
 fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let own =
-        loader::load_path_with_warnings(&root.join("scenarios/confused-deputy.yaml")).unwrap();
+    let own = loader::Load::file(&root.join("scenarios/confused-deputy.yaml"))
+        .load()
+        .unwrap();
     let codes: Vec<_> = own
         .warnings
         .iter()
@@ -307,7 +309,9 @@ fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
             .count(),
         2
     );
-    let att = loader::load_path(&root.join("scenarios/confused-deputy-attenuated.yaml")).unwrap();
+    let att = loader::Load::file(&root.join("scenarios/confused-deputy-attenuated.yaml"))
+        .scenario()
+        .unwrap();
     let world = a2a_sim::engine::world::run(&att);
     let d = &world.denials[1];
     assert_eq!((d.step(), d.denials[0].code.as_str()), (2, "scope"));
@@ -478,8 +482,9 @@ callers:
 steps:
   - send: {caller: app, to: payments, text: go}
 ";
-    let loaded =
-        loader::load_str_with_warnings("t.yaml", text, Path::new("."), "t".into()).unwrap();
+    let loaded = loader::Load::text("t.yaml", text, Path::new("."), "t")
+        .load()
+        .unwrap();
     let got: Vec<String> = loaded
         .warnings
         .iter()

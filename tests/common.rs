@@ -22,7 +22,9 @@ use a2a_sim::scenario::loader;
 /// the file's stem; the load error's text when it does not load.
 pub fn load_as(file: &str, dir: &Path, yaml: &str) -> Result<Scenario, String> {
     let name = Path::new(file).file_stem().unwrap().to_string_lossy();
-    loader::load_str(file, yaml, dir, name.as_ref().into()).map_err(|e| e.to_string())
+    loader::Load::text(file, yaml, dir, name.as_ref())
+        .scenario()
+        .map_err(|e| e.to_string())
 }
 
 /// Scenario text as test.yaml; the test fails when it does not load.

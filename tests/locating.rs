@@ -25,7 +25,8 @@ fn many_warnings_in_a_long_file_cost_one_pass_to_locate() {
         ));
     }
     let before = a2a_sim::scenario::yaml::probed_bytes();
-    let loaded = loader::load_str_with_warnings("t.yaml", &text, Path::new("."), "t".into())
+    let loaded = loader::Load::text("t.yaml", &text, Path::new("."), "t")
+        .load()
         .unwrap_or_else(|e| panic!("{e}"));
     let parsed = a2a_sim::scenario::yaml::probed_bytes() - before;
     assert_eq!(loaded.warnings.len(), 300);

@@ -15,7 +15,7 @@ use a2a_sim::scenario::loader;
 use crate::common::goldens::{bless_or_compare, blessing};
 
 fn outputs(path: &Path) -> Vec<(String, String)> {
-    let s = loader::load_path(path).unwrap();
+    let s = loader::Load::file(path).scenario().unwrap();
     let w = world::run(&s);
     let mut out = Vec::new();
     for (v, tag) in [(A2aVersion::V1_0, "1.0"), (A2aVersion::V0_3, "0.3")] {
@@ -66,7 +66,9 @@ fn protocol_output_of_the_bundled_scenarios_matches_its_goldens() {
 #[test]
 fn stream_calls_open_with_the_task_and_end_at_the_status_update_that_ends_or_pauses_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let s = loader::load_path(&root.join("scenarios/nested-delegation.yaml")).unwrap();
+    let s = loader::Load::file(&root.join("scenarios/nested-delegation.yaml"))
+        .scenario()
+        .unwrap();
     let w = world::run(&s);
     let mut out = Vec::new();
     export::write_stream(&w, A2aVersion::V0_3, &mut out).unwrap();
@@ -133,7 +135,8 @@ fn a_card_file_that_is_not_a_card_is_a_load_error_naming_the_field() {
         "agents:\n  - {card: card.json, tenant: t, clearance: public}\ncallers: []\nsteps: []\n",
     )
     .unwrap();
-    let e = loader::load_path(&dir.join("s.yaml"))
+    let e = loader::Load::file(&dir.join("s.yaml"))
+        .scenario()
         .unwrap_err()
         .to_string();
     assert!(e.contains("s.yaml:2:12: card file `card.json`: field `supportedInterfaces[0].protocolBinding` must be a string"), "{e}");

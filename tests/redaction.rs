@@ -89,7 +89,8 @@ steps:
       token: {token}
 "
         );
-        let loaded = loader::load_str_with_warnings("t.yaml", &text, Path::new("."), "t".into())
+        let loaded = loader::Load::text("t.yaml", &text, Path::new("."), "t")
+            .load()
             .unwrap_or_else(|e| panic!("{token}: {e}"));
         let warnings: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();
         assert!(
@@ -117,7 +118,9 @@ steps:
   - send: {caller: c, to: a, text: hi, as: t, push: {url: \"https://h.example/x\", token: &t \"tok\\x2Dsecret\"}}
   - send: {caller: c, to: *t, text: hi}
 ";
-    let err = loader::load_str("t.yaml", text, Path::new("."), "t".into()).unwrap_err();
+    let err = loader::Load::text("t.yaml", text, Path::new("."), "t")
+        .scenario()
+        .unwrap_err();
     let err = err.to_string();
     assert!(err.contains("unknown agent `[redacted]`"), "{err}");
     assert!(!err.contains("tok-secret"), "{err}");
@@ -192,7 +195,7 @@ proptest! {
 
     #[test]
     fn warnings_on_generated_files_name_every_agent_in_clear((names, text) in buggy_scenario()) {
-        let loaded = match loader::load_str_with_warnings("g.yaml", &text, Path::new("."), "g".into()) {
+        let loaded = match loader::Load::text("g.yaml", &text, Path::new("."), "g").load() {
             Ok(l) => l,
             Err(e) => return Err(TestCaseError::fail(format!("{e}\n{text}"))),
         };
@@ -245,7 +248,8 @@ fn warnings_on_a2a_sim_gen_files_name_every_agent_in_clear() {
             .collect();
         assert!(k > 10, "seed {seed}: {k} tokens");
         let text = format!("{bugged}steps:\n{steps}");
-        let loaded = loader::load_str_with_warnings("g.yaml", &text, Path::new("."), "g".into())
+        let loaded = loader::Load::text("g.yaml", &text, Path::new("."), "g")
+            .load()
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let warnings: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();
         assert!(

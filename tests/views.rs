@@ -32,7 +32,11 @@ fn run_str(text: &str) -> (String, String) {
 }
 
 fn bundled(name: &str) -> (String, String) {
-    views(&loader::load_path(&root().join("scenarios").join(name)).unwrap())
+    views(
+        &loader::Load::file(&root().join("scenarios").join(name))
+            .scenario()
+            .unwrap(),
+    )
 }
 
 #[test]
@@ -42,7 +46,7 @@ fn views_of_the_bundled_scenarios_match_their_goldens() {
     for scenario in corpus::expand(&[root().join("scenarios")]).unwrap() {
         let stem = scenario.file_stem().unwrap().to_string_lossy().into_owned();
         let dir: PathBuf = root().join("tests/protocol-goldens").join(&stem);
-        let s = loader::load_path(&scenario).unwrap();
+        let s = loader::Load::file(&scenario).scenario().unwrap();
         let w = world::run(&s);
         let mut page = Vec::new();
         html::write(&w, &mut page).unwrap();

@@ -329,7 +329,7 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> Res
     let mut cov = Coverage::default();
     let mut status = Status::Success;
     for f in &files {
-        match crate::scenario::loader::load_path(f) {
+        match crate::scenario::loader::Load::file(f).scenario() {
             Ok(s) => cov.add(&f.display().to_string(), &crate::engine::world::run(&s)),
             Err(e) => {
                 eprintln!("{e}");

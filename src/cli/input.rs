@@ -52,7 +52,10 @@ fn load_as(
             warnings,
         )
     } else {
-        loader::load_path_as(file, overrides, warnings)
+        loader::Load::file(file)
+            .overrides(overrides)
+            .warnings(warnings)
+            .load()
     }
 }
 

@@ -90,7 +90,9 @@ fn render(scenario: &Scenario, faults: &Faults) -> (Vec<u8>, Option<Violation>) 
 /// A run of a scenario with real agents under `faults`, the file loaded afresh: the world, or
 /// why there is none (an agent that did not start is a violation of its own).
 pub fn real_world(src: Source, faults: &Faults) -> Result<World<'static>, String> {
-    let mut scenario = crate::scenario::loader::load_path_with(src.path, src.overrides)
+    let mut scenario = crate::scenario::loader::Load::file(src.path)
+        .overrides(src.overrides)
+        .load()
         .map_err(|e| e.to_string())?
         .scenario;
     scenario.faults = faults.clone();

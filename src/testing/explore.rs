@@ -318,7 +318,7 @@ pub fn command(
     let (mut runs, mut violations, mut distinct) = (0u64, 0u64, 0u64);
     for path in files {
         // `--set` as for `run`: each override checked like file content, located at the override.
-        let scenario = match loader::load_path_with(path, overrides) {
+        let scenario = match loader::Load::file(path).overrides(overrides).load() {
             Ok(l) => l.scenario,
             Err(e) => {
                 let _ = out.flush();

@@ -70,12 +70,13 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         run_error: None,
     };
     let (text, scenario) = match loader::read(path).and_then(|text| {
-        let s = loader::load_str(
+        let s = loader::Load::text(
             &path.display().to_string(),
             &text,
             path.parent().unwrap_or(Path::new(".")),
             loader::default_name(path),
-        )?;
+        )
+        .scenario()?;
         Ok((text, s))
     }) {
         Ok(pair) => pair,

@@ -20,7 +20,7 @@ fn bundled() -> Vec<std::path::PathBuf> {
 fn step_verdicts_equal_the_denials_of_every_bundled_send() {
     let mut sends = 0;
     for f in bundled() {
-        let s = loader::load_path(&f).unwrap();
+        let s = loader::Load::file(&f).scenario().unwrap();
         let w = world::run(&s);
         for (i, step) in s.steps.iter().enumerate() {
             let Step::Send(_) = step else { continue };
@@ -46,7 +46,7 @@ fn step_verdicts_equal_the_denials_of_every_bundled_send() {
 fn push_verdicts_equal_the_first_refusal_of_every_bundled_push_config() {
     let mut seen = 0;
     for f in bundled() {
-        let s = loader::load_path(&f).unwrap();
+        let s = loader::Load::file(&f).scenario().unwrap();
         let w = world::run(&s);
         for (i, step) in s.steps.iter().enumerate() {
             let with_push = match step {
@@ -104,7 +104,9 @@ fn every_check_shows_its_operands() {
         r.stdout
     );
     // The all-denials send: each check with what it compared.
-    let s = loader::load_path(Path::new("scenarios/admission-denials.yaml")).unwrap();
+    let s = loader::Load::file(Path::new("scenarios/admission-denials.yaml"))
+        .scenario()
+        .unwrap();
     let w = world::run(&s);
     let step = w
         .steps
@@ -183,7 +185,9 @@ fn the_push_check_names_the_parsed_host_and_agrees_with_set_push_config() {
 
 #[test]
 fn discovery_shows_every_agent_excluded_or_scored_with_the_engines_ranks() {
-    let s = loader::load_path(Path::new("scenarios/discovery.yaml")).unwrap();
+    let s = loader::Load::file(Path::new("scenarios/discovery.yaml"))
+        .scenario()
+        .unwrap();
     let w = world::run(&s);
     let StepResult::Ranking(ranking) = &w.steps[0].result else {
         panic!()
@@ -291,7 +295,9 @@ fn wrong_questions_exit_2_with_a_message_not_a_panic() {
 
 #[test]
 fn a_matrix_step_explains_each_pair() {
-    let s = loader::load_path(Path::new("scenarios/admission-matrix.yaml")).unwrap();
+    let s = loader::Load::file(Path::new("scenarios/admission-matrix.yaml"))
+        .scenario()
+        .unwrap();
     let w = world::run(&s);
     let e = explain::step(&w, 2).unwrap();
     let pairs = e.json["pairs"].as_array().unwrap();

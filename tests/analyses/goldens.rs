@@ -31,7 +31,7 @@ fn outputs() -> Vec<(PathBuf, String)> {
     for f in &files {
         let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-        let s = loader::load_path(f).unwrap();
+        let s = loader::Load::file(f).scenario().unwrap();
         let w = world::run(&s);
         cov.add(&rel, &w);
         let (mut text, mut docs) = (String::new(), Vec::new());

@@ -20,7 +20,9 @@ fn session_report(file: &str, forget_every: Option<usize>) -> (Vec<u8>, usize) {
         .join("scenarios")
         .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
-    let mut scenario = loader::load_str(file, &text, path.parent().unwrap(), "s".into()).unwrap();
+    let mut scenario = loader::Load::text(file, &text, path.parent().unwrap(), "s")
+        .scenario()
+        .unwrap();
     let steps: &'static [_] = Box::leak(std::mem::take(&mut scenario.steps).into_boxed_slice());
     let scenario = Box::leak(Box::new(scenario));
     let mut world = World::new(scenario);

@@ -70,9 +70,9 @@ callers:
 steps: []
 "#;
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let loaded =
-        a2a_sim::scenario::loader::load_str_with_warnings("t.yaml", text, &base, "t".into())
-            .unwrap();
+    let loaded = a2a_sim::scenario::loader::Load::text("t.yaml", text, &base, "t")
+        .load()
+        .unwrap();
     let got: Vec<String> = loaded
         .warnings
         .iter()

@@ -179,7 +179,9 @@ fn a_bad_token_is_a_runtime_refusal_not_a_load_error() {
         "  - {name: c, token: junk.jwt}\n  - {name: inline, token: eyJhbGciOiJub25lIn0.e30.}",
     )
     .replace("steps: []", "steps:\n  - send: {caller: c, to: a, text: hi}\n  - send: {caller: inline, to: a, text: hi}");
-    let s = loader::load_str("s.yaml", &yaml, &d, "s".into()).unwrap();
+    let s = loader::Load::text("s.yaml", &yaml, &d, "s")
+        .scenario()
+        .unwrap();
     let w = a2a_sim::engine::world::run(&s);
     let details: Vec<&str> = w.errors.iter().map(|e| &*e.detail).collect();
     assert_eq!(

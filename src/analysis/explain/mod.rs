@@ -330,7 +330,7 @@ pub fn command(
     task_id: Option<&str>,
     as_json: bool,
 ) -> Result<Status, Error> {
-    let scenario = crate::scenario::loader::load_path(file)?;
+    let scenario = crate::scenario::loader::Load::file(file).scenario()?;
     let world = crate::engine::world::run(&scenario);
     let result = match (step_n, discover_n, task_id) {
         (Some(n), _, _) => step(&world, n),

@@ -1,6 +1,6 @@
-//! The ways in: a file's path or a text, with or without `--set` overrides and `check`'s
-//! warnings, all ending in [`load_string_as`]. Reading a file into its text is
-//! [`file_text`](crate::file_text)'s, re-exported here.
+//! The one way in: a [`Load`] says what to load — a file's path or a text — with which `--set`
+//! overrides and whether to look for `check`'s warnings, and loads it. Reading a file into its
+//! text is [`file_text`](crate::file_text)'s, re-exported here.
 
 use std::path::Path;
 
@@ -10,37 +10,99 @@ pub use crate::file_text::{decode_utf8, read};
 use crate::overrides::Override;
 use engine::scenario::Scenario;
 
-/// Reads and loads one scenario file. `display` is how diagnostics name it.
-pub fn load_path(path: &Path) -> Result<Scenario, LoadError> {
-    load_path_with_warnings(path).map(|l| l.scenario)
-}
-
-/// [`load_path`], keeping the warnings of `check`'s handler analysis.
-pub fn load_path_with_warnings(path: &Path) -> Result<Loaded, LoadError> {
-    load_path_with(path, &[])
-}
-
-/// [`load_path_with_warnings`] with `--set` overrides.
-pub fn load_path_with(path: &Path, overrides: &[Override]) -> Result<Loaded, LoadError> {
-    load_path_as(path, overrides, Warnings::Find)
-}
-
-/// [`load_path_with`], finding `check`'s warnings or not.
-pub fn load_path_as(
-    path: &Path,
-    overrides: &[Override],
+/// What to load and how: `Load::file(path)` or `Load::text(display, text, base, name)`, then
+/// optionally `.overrides(..)` and `.warnings(..)`, then `.load()` (the scenario with `check`'s
+/// warnings) or `.scenario()`.
+pub struct Load<'a> {
+    source: Source<'a>,
+    overrides: &'a [Override],
     warnings: Warnings,
-) -> Result<Loaded, LoadError> {
-    let text = read(path)?;
-    let base = path.parent().unwrap_or(Path::new("."));
-    load_string_as(
-        &path.display().to_string(),
-        text,
-        base,
-        default_name(path),
-        overrides,
-        warnings,
-    )
+}
+
+enum Source<'a> {
+    File(&'a Path),
+    Text {
+        /// How diagnostics name it.
+        display: &'a str,
+        text: String,
+        /// Where files it names (imports, cards, keys) are read from.
+        base: &'a Path,
+        /// Its name when it gives none.
+        name: String,
+    },
+}
+
+impl<'a> Load<'a> {
+    /// A scenario file, named in diagnostics as given; what it names is read relative to its
+    /// folder, and its name defaults to its file name without extension.
+    pub fn file(path: &'a Path) -> Self {
+        Load {
+            source: Source::File(path),
+            overrides: &[],
+            warnings: Warnings::Find,
+        }
+    }
+
+    /// Scenario text (a `String` is taken without a copy).
+    pub fn text(
+        display: &'a str,
+        text: impl Into<String>,
+        base: &'a Path,
+        default_name: impl Into<String>,
+    ) -> Self {
+        Load {
+            source: Source::Text {
+                display,
+                text: text.into(),
+                base,
+                name: default_name.into(),
+            },
+            overrides: &[],
+            warnings: Warnings::Find,
+        }
+    }
+
+    /// `--set` overrides, each applied to the file that holds its key.
+    pub fn overrides(mut self, overrides: &'a [Override]) -> Self {
+        self.overrides = overrides;
+        self
+    }
+
+    /// Whether to look for `check`'s warnings (found by default; a scenario loads the same
+    /// either way).
+    pub fn warnings(mut self, warnings: Warnings) -> Self {
+        self.warnings = warnings;
+        self
+    }
+
+    /// Loads it: the scenario and `check`'s warnings, or the located problems.
+    pub fn load(self) -> Result<Loaded, LoadError> {
+        match self.source {
+            Source::File(path) => {
+                let text = read(path)?;
+                let base = path.parent().unwrap_or(Path::new("."));
+                load_string_as(
+                    &path.display().to_string(),
+                    text,
+                    base,
+                    default_name(path),
+                    self.overrides,
+                    self.warnings,
+                )
+            }
+            Source::Text {
+                display,
+                text,
+                base,
+                name,
+            } => load_string_as(display, text, base, name, self.overrides, self.warnings),
+        }
+    }
+
+    /// [`Load::load`], the scenario only.
+    pub fn scenario(self) -> Result<Scenario, LoadError> {
+        self.load().map(|l| l.scenario)
+    }
 }
 
 /// The scenario's default name: its file name without extension.
@@ -48,47 +110,4 @@ pub fn default_name(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-/// Loads scenario text. Card files named by agents are read relative to `base`.
-pub fn load_str(
-    display: &str,
-    text: &str,
-    base: &Path,
-    default_name: String,
-) -> Result<Scenario, LoadError> {
-    load_str_with_warnings(display, text, base, default_name).map(|l| l.scenario)
-}
-
-/// [`load_str`], keeping the warnings of the handler analysis (which runs only on a file that
-/// loaded).
-pub fn load_str_with_warnings(
-    display: &str,
-    text: &str,
-    base: &Path,
-    default_name: String,
-) -> Result<Loaded, LoadError> {
-    load_str_with(display, text, base, default_name, &[])
-}
-
-/// [`load_str_with_warnings`] with `--set` overrides.
-pub fn load_str_with(
-    display: &str,
-    text: &str,
-    base: &Path,
-    default_name: String,
-    overrides: &[Override],
-) -> Result<Loaded, LoadError> {
-    load_string_with(display, text.to_string(), base, default_name, overrides)
-}
-
-/// [`load_str_with`] of a text the caller owns (no copy of it).
-pub fn load_string_with(
-    display: &str,
-    text: String,
-    base: &Path,
-    default_name: String,
-    overrides: &[Override],
-) -> Result<Loaded, LoadError> {
-    load_string_as(display, text, base, default_name, overrides, Warnings::Find)
 }
