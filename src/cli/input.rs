@@ -41,22 +41,13 @@ fn load_as(
     overrides: &[Override],
     warnings: loader::Warnings,
 ) -> Result<loader::Loaded, LoadError> {
-    if file.as_os_str() == "-" {
+    let load = if file.as_os_str() == "-" {
         let text = stdin_text()?;
-        loader::load_string_as(
-            STDIN,
-            text.to_string(),
-            std::path::Path::new("."),
-            "stdin".into(),
-            overrides,
-            warnings,
-        )
+        loader::Load::text(STDIN, text.to_string(), std::path::Path::new("."), "stdin")
     } else {
         loader::Load::file(file)
-            .overrides(overrides)
-            .warnings(warnings)
-            .load()
-    }
+    };
+    load.overrides(overrides).warnings(warnings).load()
 }
 
 #[cfg(feature = "serve")]

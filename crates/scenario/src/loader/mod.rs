@@ -30,9 +30,10 @@ pub struct Loaded {
     pub library: bool,
 }
 
-/// [`load_string_with`], finding `check`'s warnings or not: a scenario that loads loads the same
-/// either way, and the errors of one that does not are the same.
-pub fn load_string_as(
+/// What [`Load::load`] does: merges the imports, then loads the scenario, finding `check`'s
+/// warnings or not (a scenario that loads loads the same either way, and the errors of one that
+/// does not are the same).
+pub(crate) fn load_string_as(
     display: &str,
     text: String,
     base: &Path,
