@@ -49,10 +49,12 @@ fn shrink_20(c: &mut Criterion) {
     let base = Faults {
         entries: Vec::new(),
         push_delivery: s.faults.push_delivery,
+        tampered_cards: Vec::new(),
     };
     let all = Faults {
         entries: drawn.clone(),
         push_delivery: s.faults.push_delivery,
+        tampered_cards: Vec::new(),
     };
     let found = check(&s, &all).expect("the 20-fault schedule violates the claim");
     let mut g = c.benchmark_group("shrink");

@@ -9,6 +9,7 @@ mod authority;
 mod bad_input;
 mod cancel;
 mod card_conversion;
+mod card_signing;
 mod ci_output;
 mod cli;
 mod cli_conventions;

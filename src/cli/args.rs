@@ -129,17 +129,26 @@ pub(super) enum Command {
     },
     /// Print the manual page (roff): `a2a-sim man > a2a-sim.1`.
     Man,
-    /// Print an agent's A2A AgentCard.
+    /// Print an agent's A2A AgentCard, or check a signed card's signatures (--verify).
     Card {
-        file: PathBuf,
+        /// The scenario (not with --verify).
+        #[arg(required_unless_present = "verify")]
+        file: Option<PathBuf>,
         /// The agent (omit with --list).
-        #[arg(required_unless_present = "list")]
+        #[arg(required_unless_present_any = ["list", "verify"])]
         agent: Option<String>,
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,
         /// List the scenario's agents, one name a line.
         #[arg(long)]
         list: bool,
+        /// Check the signatures of this AgentCard JSON file against --keys: exit 0 when at least
+        /// one verifies and none is malformed, 1 when not.
+        #[arg(long, value_name = "CARD", requires = "keys", conflicts_with_all = ["file", "list"])]
+        verify: Option<PathBuf>,
+        /// A JWKS file of public keys, matched to signatures by `kid` (with --verify).
+        #[arg(long, value_name = "JWKS", requires = "verify")]
+        keys: Option<PathBuf>,
     },
     /// Serve every agent of a scenario as a real A2A server (JSON-RPC and HTTP+JSON) on localhost.
     #[cfg(feature = "serve")]

@@ -20,6 +20,7 @@ use crate::testing::command as test_command;
 use crate::testing::partition::Partition;
 
 mod args;
+mod card_verify;
 mod check;
 mod config;
 mod convert;
@@ -117,7 +118,15 @@ fn plain(command: Command) -> Result<Status, Error> {
             agent,
             a2a_version,
             list,
-        } => card_cmd(&file, agent.as_deref(), a2a_version.a2a(), list),
+            verify,
+            keys,
+        } => match (verify, keys, file) {
+            (Some(card), Some(keys), _) => card_verify::verify(&card, &keys),
+            (_, _, Some(file)) => card_cmd(&file, agent.as_deref(), a2a_version.a2a(), list),
+            _ => Err(Error::Usage(
+                "`card` takes a scenario file, or `--verify CARD --keys JWKS`".into(),
+            )),
+        },
         Command::Explain {
             file,
             step,

@@ -148,6 +148,10 @@ pub struct Faults {
     pub entries: Vec<Fault>,
     /// `policy.push_delivery`, when the file gives it.
     pub push_delivery: Option<DeliveryPolicy>,
+    /// The agents with a `tampered_card` fault: `serve` answers their card with a signature that
+    /// no longer verifies. Nothing in a run changes (a run serves no card), so it is kept apart
+    /// from `entries`.
+    pub tampered_cards: Vec<AgentIx>,
 }
 
 impl Faults {
@@ -246,6 +250,11 @@ impl Faults {
             })
     }
 
+    /// Whether `serve` answers `agent`'s card with a broken signature (`tampered_card`).
+    pub fn tampered_card(&self, agent: AgentIx) -> bool {
+        self.tampered_cards.contains(&agent)
+    }
+
     /// Whether any agent fault exists (a quick test before the per-turn lookups).
     pub fn has_agent_faults(&self) -> bool {
         self.entries
@@ -285,12 +294,14 @@ mod tests {
         let f = Faults {
             entries: vec![slow(2), slow(3)],
             push_delivery: None,
+            tampered_cards: Vec::new(),
         };
         assert_eq!(f.slow_extra(0, 7, None), 5);
         assert_eq!(f.slow_extra(1, 7, None), 0);
         let f = Faults {
             entries: vec![slow(u64::MAX), slow(3)],
             push_delivery: None,
+            tampered_cards: Vec::new(),
         };
         assert_eq!(f.slow_extra(0, 7, None), u64::MAX);
     }
@@ -305,6 +316,7 @@ mod tests {
         let faults = Faults {
             entries: vec![f],
             push_delivery: None,
+            tampered_cards: Vec::new(),
         };
         let refused: Vec<u32> = (1..=5)
             .filter(|&c| faults.refusal(0, 1000, Some(c)).is_some())
@@ -332,6 +344,7 @@ mod tests {
                 Fault::new(FaultTarget::Agent(0), FaultKind::Reset(Window::ALWAYS)),
             ],
             push_delivery: None,
+            tampered_cards: Vec::new(),
         };
         assert_eq!(faults.refusal(0, 3, None), Some(Refusal::HttpError(500)));
         assert_eq!(faults.refusal(0, 5, None), Some(Refusal::Reset));

@@ -49,3 +49,11 @@ pub trait Tokens: fmt::Debug + Send + Sync {
     /// A token for a nested hop, or why none can be minted (no platform key).
     fn mint(&self, grant: &Grant, now_ms: i64) -> Result<String, String>;
 }
+
+/// Signs the agent cards a scenario with `policy.card_signing_key` serves and prints (A2A §8.4).
+/// The key and the crypto live at the edge (`crate::token`'s caller hands it in); the engine only
+/// carries it to the places that issue cards.
+pub trait CardSigning: fmt::Debug + Send + Sync {
+    /// Replaces the card's `signatures` with this key's signature over the rest of it.
+    fn sign(&self, card: &mut serde_json::Value) -> Result<(), String>;
+}

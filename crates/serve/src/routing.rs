@@ -48,6 +48,8 @@ pub(super) fn card_body(
             }
         }
     }
+    output::protocol::signing::issue(scenario, ix, &mut card, true)
+        .map_err(|e| format!("agent `{}`: {e}", agent.name()))?;
     serde_json::to_vec_pretty(&card)
         .map(Bytes::from)
         .map_err(|e| e.to_string())

@@ -1,9 +1,11 @@
-//! Verified callers: JWKS keys, JWT verification against the scenario clock, and the platform's
-//! minting of nested-hop tokens (RFC 8693 actor chains). The only crate that touches crypto, all
-//! of it through `jsonwebtoken`; the engine sees it through [`engine::token::Tokens`]. Depends on
-//! the engine only.
+//! Verified callers and signed agent cards: JWKS keys, JWT verification against the scenario
+//! clock, the platform's minting of nested-hop tokens (RFC 8693 actor chains), and the JWS
+//! signatures of agent cards (A2A §8.4, [`card`]). The only crate that touches crypto, all of it
+//! through `jsonwebtoken` (and `serde_jcs` for the canonical form); the engine sees it through
+//! [`engine::token::Tokens`] and [`engine::token::CardSigning`]. Depends on the engine only.
 
 pub mod algorithm;
+pub mod card;
 pub mod check;
 mod keys;
 pub mod mint;

@@ -52,6 +52,8 @@ pub struct Scenario {
     pub symbols: Symbols,
     /// With `keys`: what verifies callers' tokens and mints nested hops' (the edge's, handed in).
     pub tokens: Option<Box<dyn crate::token::Tokens>>,
+    /// With `policy.card_signing_key`: what signs the cards `serve` and `card` issue.
+    pub card_signer: Option<Box<dyn crate::token::CardSigning>>,
 }
 
 /// An `expect:` entry, resolved.

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::protocol::security;
+use crate::protocol::signing::SIGNATURES;
 use crate::protocol::version::A2aVersion;
 use engine::scenario::Card;
 use scenario::card_file::{self, CardVersion};
@@ -144,10 +145,15 @@ fn convert_file_card(source: &Value, v: A2aVersion) -> Result<(Value, Vec<String
             EXTENDED_CARD_0_3,
         ],
     };
-    if let Some(key) = obj
-        .keys()
-        .find(|k| !PORTABLE.contains(&k.as_str()) && !known_other.contains(&k.as_str()))
-    {
+    // Signatures cover the card in its own version: converted, it is another document.
+    if obj.contains_key(SIGNATURES) {
+        notes.push(format!(
+            "the card file's `{SIGNATURES}` are dropped: they cover the card in its own version"
+        ));
+    }
+    if let Some(key) = obj.keys().find(|k| {
+        !PORTABLE.contains(&k.as_str()) && !known_other.contains(&k.as_str()) && *k != SIGNATURES
+    }) {
         return Err(format!(
             "the card file has `{key}`, which a2a-sim does not convert between A2A versions; ask for the file's own version"
         ));

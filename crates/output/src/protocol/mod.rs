@@ -5,5 +5,6 @@ pub mod adapter;
 pub mod card;
 pub mod export;
 pub mod security;
+pub mod signing;
 pub use engine::timestamp;
 pub mod version;

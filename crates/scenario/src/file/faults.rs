@@ -7,8 +7,8 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FaultFile {
-    /// An agent of the file: takes `unavailable`, `slow`, `crash`, `http_error`, `reset` or
-    /// `drop_stream`.
+    /// An agent of the file: takes `unavailable`, `slow`, `crash`, `http_error`, `reset`,
+    /// `drop_stream` or `tampered_card`.
     pub agent: Option<String>,
     /// A push host name the allow-list admits: takes `down` or `duplicate`.
     pub push_host: Option<String>,
@@ -28,7 +28,15 @@ pub struct FaultFile {
     pub reset: Option<WindowFile>,
     /// A stream the agent answers is cut after `after` events (on the wire).
     pub drop_stream: Option<DropStreamFile>,
+    /// `serve` answers the agent's card with a signature that no longer verifies (needs
+    /// `policy.card_signing_key`).
+    pub tampered_card: Option<TamperedCardFile>,
 }
+
+/// `tampered_card: {}`: no settings (the card is tampered with on every request).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TamperedCardFile {}
 
 /// A half-open tick window `[from, to)`; `from` defaults to 0, `to` to forever. Or, instead,
 /// `calls: [K, ...]`: the K-th requests to the agent (1-based).

@@ -69,6 +69,12 @@ pub struct PolicyFile {
     pub authority: Option<AuthorityFile>,
     /// How callers' tokens are verified (with `keys`).
     pub token: Option<TokenPolicyFile>,
+    /// A private JWK file (EC P-256/P-384, RSA or Ed25519, with a `kid`), relative to the
+    /// scenario: every card `serve` and `card` issue carries its JWS signature (A2A §8.4).
+    pub card_signing_key: Option<String>,
+    /// A JWKS file of public keys, relative to the scenario: the signatures of `card` files are
+    /// verified with them (and with the public half of `card_signing_key`).
+    pub card_keys: Option<String>,
 }
 
 /// `own`: an agent delegates with its own scopes; `attenuate`: with its scopes ∩ its caller's.

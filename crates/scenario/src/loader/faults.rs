@@ -10,15 +10,22 @@ use engine::scenario::Policy;
 
 use super::{Loader, Names, child};
 
-const AGENT_KINDS: [&str; 6] = [
+const AGENT_KINDS: [&str; 7] = [
     "unavailable",
     "slow",
     "crash",
     "http_error",
     "reset",
     "drop_stream",
+    "tampered_card",
 ];
 const HOST_KINDS: [&str; 2] = ["down", "duplicate"];
+
+/// One `faults:` entry, checked: a fault of the run, or a card `serve` tampers with.
+enum Entry {
+    Fault(Fault),
+    TamperedCard(engine::ids::AgentIx),
+}
 
 impl Loader<'_> {
     pub(super) fn push_delivery(&mut self, p: Option<PushDeliveryFile>) -> Option<DeliveryPolicy> {
@@ -52,16 +59,29 @@ impl Loader<'_> {
         push_delivery: Option<DeliveryPolicy>,
         policy: &Policy,
         names: &Names,
+        signed_cards: bool,
     ) -> Faults {
-        let entries = faults
-            .unwrap_or_default()
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, f)| self.fault(at!["faults", i], f, policy, names))
-            .collect();
+        let mut entries = Vec::new();
+        let mut tampered_cards = Vec::new();
+        for (i, f) in faults.unwrap_or_default().into_iter().enumerate() {
+            match self.fault(at!["faults", i], f, policy, names) {
+                Some(Entry::Fault(f)) => entries.push(f),
+                Some(Entry::TamperedCard(agent)) => {
+                    if !signed_cards {
+                        self.problem(
+                            at!["faults", i, "tampered_card"],
+                            "`tampered_card` breaks the signature of a signed card: it needs `policy.card_signing_key`",
+                        );
+                    }
+                    tampered_cards.push(agent);
+                }
+                None => {}
+            }
+        }
         Faults {
             entries,
             push_delivery,
+            tampered_cards,
         }
     }
 
@@ -71,7 +91,7 @@ impl Loader<'_> {
         f: FaultFile,
         policy: &Policy,
         names: &Names,
-    ) -> Option<Fault> {
+    ) -> Option<Entry> {
         let kinds: Vec<&str> = [
             ("unavailable", f.unavailable.is_some()),
             ("slow", f.slow.is_some()),
@@ -81,6 +101,7 @@ impl Loader<'_> {
             ("http_error", f.http_error.is_some()),
             ("reset", f.reset.is_some()),
             ("drop_stream", f.drop_stream.is_some()),
+            ("tampered_card", f.tampered_card.is_some()),
         ]
         .into_iter()
         .filter_map(|(k, set)| set.then_some(k))
@@ -104,7 +125,7 @@ impl Loader<'_> {
         };
         let [kind] = kinds[..] else {
             let which = if matches!(target, FaultTarget::Agent(_)) {
-                "an agent fault has exactly one of `unavailable`, `slow`, `crash`, `http_error`, `reset`, `drop_stream`"
+                "an agent fault has exactly one of `unavailable`, `slow`, `crash`, `http_error`, `reset`, `drop_stream`, `tampered_card`"
             } else {
                 "a push host fault has exactly one of `down`, `duplicate`"
             };
@@ -114,7 +135,7 @@ impl Loader<'_> {
         if !allowed.contains(&kind) {
             let hint = match target {
                 FaultTarget::Agent(_) => {
-                    "an agent takes `unavailable`, `slow`, `crash`, `http_error`, `reset` or `drop_stream`"
+                    "an agent takes `unavailable`, `slow`, `crash`, `http_error`, `reset`, `drop_stream` or `tampered_card`"
                 }
                 FaultTarget::PushHost(_) => "a push host takes `down` or `duplicate`",
             };
@@ -125,6 +146,9 @@ impl Loader<'_> {
             return None;
         }
         let here = child(&at, kind);
+        if let (FaultTarget::Agent(agent), "tampered_card") = (&target, kind) {
+            return Some(Entry::TamperedCard(*agent));
+        }
         let mut calls = None;
         let kind = match kind {
             "unavailable" => {
@@ -235,11 +259,11 @@ impl Loader<'_> {
             }
             _ => FaultKind::Duplicate(f.duplicate.unwrap_or(false)),
         };
-        Some(Fault {
+        Some(Entry::Fault(Fault {
             target,
             kind,
             calls,
-        })
+        }))
     }
 
     /// `calls: [K, ...]` of a window: 1-based request numbers, instead of `from`/`to`.

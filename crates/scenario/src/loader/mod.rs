@@ -137,6 +137,7 @@ macro_rules! at {
 
 // After `at!`, which they use.
 mod agents;
+mod card_signing;
 mod conditions;
 mod expectations;
 mod external;

@@ -12,8 +12,11 @@ impl Loader<'_> {
         let levels = self.levels(file.classification_levels);
         let delivery = self.push_delivery(file.policy.push_delivery.clone());
         let token_policy = file.policy.token;
+        let card_keys = self.card_keys(file.policy.card_signing_key, file.policy.card_keys);
         let mut policy = self.policy(PolicyFile {
             token: None,
+            card_signing_key: None,
+            card_keys: None,
             ..file.policy
         });
         policy.authority_keys |= file.agents.iter().flatten().any(|a| a.authority.is_some());
@@ -36,6 +39,7 @@ impl Loader<'_> {
         let mut cards = Vec::with_capacity(file_agents.len());
         for (i, a) in file_agents.iter().enumerate() {
             let card = self.card(i, a);
+            self.card_signatures(i, &card, &card_keys);
             if !card.name.is_empty() {
                 if names.agents.contains_key(&card.name) {
                     let at = if a.name.is_some() {
@@ -124,7 +128,13 @@ impl Loader<'_> {
             .enumerate()
             .filter_map(|(i, e)| self.expectation(i, e, &names, &alias_steps, &steps))
             .unzip();
-        let faults = self.faults(file.faults, delivery, &policy, &names);
+        let faults = self.faults(
+            file.faults,
+            delivery,
+            &policy,
+            &names,
+            card_keys.signer.is_some(),
+        );
 
         Scenario {
             directory: engine::discovery::Directory::new(&agents),
@@ -145,6 +155,9 @@ impl Loader<'_> {
             overrides: Vec::new(),
             symbols: std::mem::take(&mut self.symbols),
             tokens,
+            card_signer: card_keys.signer.map(|key| {
+                Box::new(token::card::CardSigner { key }) as Box<dyn engine::token::CardSigning>
+            }),
         }
     }
 }

@@ -23,7 +23,7 @@ pub fn is_inline_jwt(s: &str) -> bool {
 
 impl Loader<'_> {
     /// A key file's JSON, or a located problem (the file's own line and column).
-    fn key_file(&mut self, at: Vec<Seg>, name: &str) -> Option<(String, String, Value)> {
+    pub(super) fn key_file(&mut self, at: Vec<Seg>, name: &str) -> Option<(String, String, Value)> {
         let path = self.base.join(name);
         let display = path.display().to_string();
         let text = match crate::regular_file::read(&path, crate::regular_file::KEY_LIMIT) {
@@ -54,7 +54,13 @@ impl Loader<'_> {
         }
     }
 
-    fn key_errors(&mut self, display: &str, text: &str, root: &[Seg], errors: Vec<KeyError>) {
+    pub(super) fn key_errors(
+        &mut self,
+        display: &str,
+        text: &str,
+        root: &[Seg],
+        errors: Vec<KeyError>,
+    ) {
         for e in errors {
             let mut at = root.to_vec();
             if let Some(i) = e.key {

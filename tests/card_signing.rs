@@ -1,0 +1,466 @@
+//! Signed agent cards (A2A §8.4): `policy.card_signing_key` signs every printed card with each
+//! key family, deterministically; `card --verify` says which signatures verify and exits 0, 1 or
+//! 2; a bad key, a card file whose signatures do not verify and a `tampered_card` without a key
+//! are located load errors; the canonical form is the SDK's (empty values and `signatures` out,
+//! RFC 8785 order and numbers).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::common::binary::{Run, a2a_sim_in, scratch, write};
+use a2a_sim::token::KeySet;
+use a2a_sim::token::card::{self, Check};
+
+const KEYS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/card-signing");
+
+/// A scratch folder with the test keys, the bank's signed card and `yaml` as s.yaml.
+fn folder(name: &str, yaml: &str) -> PathBuf {
+    let d = scratch(name);
+    for f in std::fs::read_dir(KEYS).unwrap() {
+        let p = f.unwrap().path();
+        std::fs::copy(&p, d.join(p.file_name().unwrap())).unwrap();
+    }
+    write(&d, "s.yaml", yaml);
+    d
+}
+
+fn scenario(policy: &str, extra_agents: &str, faults: &str) -> String {
+    format!(
+        "policy:\n{policy}\nagents:\n  - {{name: a, description: An agent, tenant: acme, clearance: internal, skills: [{{id: s, name: S, description: Does s, tags: [t]}}], handler: [completed: ok]}}\n{extra_agents}callers:\n  - {{id: c, tenant: acme, classification: internal}}\n{faults}steps: []\n"
+    )
+}
+
+fn public_keys() -> KeySet {
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(KEYS).join("public.jwks.json")).unwrap(),
+    )
+    .unwrap();
+    KeySet::from_jwks(&doc).unwrap()
+}
+
+#[test]
+fn every_key_family_signs_printed_cards_that_verify_and_sign_alike_twice() {
+    for (key, alg) in [
+        ("es256", "ES256"),
+        ("es384", "ES384"),
+        ("rs256", "RS256"),
+        ("eddsa", "EdDSA"),
+    ] {
+        let d = folder(
+            &format!("card-signing-{key}"),
+            &scenario(
+                &format!("  card_signing_key: {key}.private.jwk.json"),
+                "",
+                "",
+            ),
+        );
+        for v in ["1.0", "0.3"] {
+            let r = a2a_sim_in(&d, &["card", "s.yaml", "a", "--a2a-version", v], None);
+            assert_eq!(r.status, 0, "{key} {v}: {}", r.stderr);
+            let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+            let sigs = doc["signatures"].as_array().unwrap();
+            assert_eq!(sigs.len(), 1);
+            assert_eq!(
+                sigs[0].as_object().unwrap().len(),
+                2,
+                "protected and signature"
+            );
+            let checks = card::verify(&doc, &public_keys()).unwrap();
+            let kid = format!("card-test-{key}");
+            assert_eq!(checks, [Check::Verified { kid, alg }], "{key} {v}");
+            // The protected header: alg, kid and typ JOSE.
+            let header = String::from_utf8(
+                base64::Engine::decode(
+                    &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+                    sigs[0]["protected"].as_str().unwrap(),
+                )
+                .unwrap(),
+            )
+            .unwrap();
+            assert_eq!(
+                serde_json::from_str::<Value>(&header).unwrap(),
+                json!({"alg": alg, "kid": format!("card-test-{key}"), "typ": "JOSE"})
+            );
+            let again = a2a_sim_in(&d, &["card", "s.yaml", "a", "--a2a-version", v], None);
+            assert_eq!(
+                again.stdout, r.stdout,
+                "{key}: a card signs alike every time"
+            );
+            // The private key is never printed.
+            let private: Value = serde_json::from_str(
+                &std::fs::read_to_string(d.join(format!("{key}.private.jwk.json"))).unwrap(),
+            )
+            .unwrap();
+            let secret = private["d"].as_str().unwrap();
+            assert!(!r.stdout.contains(secret) && !r.stderr.contains(secret));
+        }
+    }
+}
+
+fn verify_in(d: &Path, card_doc: &Value) -> Run {
+    write(
+        d,
+        "card.json",
+        &serde_json::to_string_pretty(card_doc).unwrap(),
+    );
+    a2a_sim_in(
+        d,
+        &[
+            "card",
+            "--verify",
+            "card.json",
+            "--keys",
+            "public.jwks.json",
+        ],
+        None,
+    )
+}
+
+#[test]
+fn card_verify_says_which_signatures_verify_and_exits_by_the_verdict() {
+    let d = folder(
+        "card-signing-verify",
+        &scenario("  card_signing_key: es256.private.jwk.json", "", ""),
+    );
+    let printed = a2a_sim_in(&d, &["card", "s.yaml", "a"], None);
+    let good: Value = serde_json::from_str(&printed.stdout).unwrap();
+
+    let r = verify_in(&d, &good);
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("signature 1: verified (kid `card-test-es256`, ES256)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("card.json: verified (1 of 1 signatures verified)")
+    );
+
+    // Changed after signing: exit 1, and the line says why.
+    let mut tampered = good.clone();
+    tampered["description"] = json!("Another agent");
+    let r = verify_in(&d, &tampered);
+    assert_eq!(r.status, 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("signature 1: does not verify (kid `card-test-es256`)")
+    );
+
+    // A reordered, re-indented card still verifies: the canonical form is what is signed.
+    let mut reordered = serde_json::Map::new();
+    for (k, v) in good.as_object().unwrap().iter().rev() {
+        reordered.insert(k.clone(), v.clone());
+    }
+    write(&d, "card.json", &serde_json::to_string(&reordered).unwrap());
+    let r = a2a_sim_in(
+        &d,
+        &[
+            "card",
+            "--verify",
+            "card.json",
+            "--keys",
+            "public.jwks.json",
+        ],
+        None,
+    );
+    assert_eq!(r.status, 0, "{}", r.stdout);
+
+    // A signature by a key the set lacks is reported; one good signature is enough.
+    let unknown_header = base64::Engine::encode(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+        br#"{"alg":"ES256","kid":"rotated-out","typ":"JOSE"}"#,
+    );
+    let mut two = good.clone();
+    two["signatures"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"protected": unknown_header, "signature": "AAAA"}));
+    let r = verify_in(&d, &two);
+    assert_eq!(r.status, 0, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("signature 2: not checked: no key of public.jwks.json has kid `rotated-out`"),
+        "{}",
+        r.stdout
+    );
+
+    // A malformed entry fails the card even beside a good one.
+    let mut malformed = good.clone();
+    malformed["signatures"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"protected": "not base64!", "signature": "AAAA"}));
+    let r = verify_in(&d, &malformed);
+    assert_eq!(r.status, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("signature 2: malformed"), "{}", r.stdout);
+
+    // `alg: none` and a shared secret's alg are malformed, never checked.
+    for alg in ["none", "HS256"] {
+        let h = base64::Engine::encode(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+            format!(r#"{{"alg":"{alg}","kid":"card-test-es256"}}"#),
+        );
+        let mut c = good.clone();
+        c["signatures"] = json!([{"protected": h, "signature": ""}]);
+        let r = verify_in(&d, &c);
+        assert_eq!(r.status, 1, "{alg}: {}", r.stdout);
+        assert!(r.stdout.contains("malformed"), "{alg}: {}", r.stdout);
+    }
+
+    // No signatures at all: nothing verifies.
+    let mut unsigned = good.clone();
+    unsigned.as_object_mut().unwrap().remove("signatures");
+    let r = verify_in(&d, &unsigned);
+    assert_eq!(r.status, 1);
+    assert!(r.stdout.contains("carries no `signatures`"), "{}", r.stdout);
+
+    // Bad input: exit 2.
+    write(&d, "not-json.json", "{\"name\": ");
+    let r = a2a_sim_in(
+        &d,
+        &[
+            "card",
+            "--verify",
+            "not-json.json",
+            "--keys",
+            "public.jwks.json",
+        ],
+        None,
+    );
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("not-json.json:1:"), "{}", r.stderr);
+    let r = a2a_sim_in(
+        &d,
+        &[
+            "card",
+            "--verify",
+            "card.json",
+            "--keys",
+            "es256.private.jwk.json",
+        ],
+        None,
+    );
+    assert_eq!(r.status, 2, "a private JWK is not a JWKS");
+    let r = a2a_sim_in(&d, &["card", "--verify", "card.json"], None);
+    assert_eq!(r.status, 2, "--verify needs --keys: {}", r.stderr);
+}
+
+fn load_error(d: &Path) -> String {
+    let r = a2a_sim_in(d, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    r.stderr
+}
+
+#[test]
+fn a_bad_signing_key_is_a_located_load_error() {
+    let cases: [(&str, &str, &str); 5] = [
+        (
+            "missing.jwk.json",
+            "",
+            "s.yaml:2:21: cannot read the key file `missing.jwk.json`",
+        ),
+        (
+            "public.jwk.json",
+            r#"{"kty": "EC", "crv": "P-256", "kid": "k", "x": "lzPNM_W7sQZSHKOFiHyAPbtj_GKj19GtT-DGkTm2L9E", "y": "o_t16rQnWpu6Pv3HMcNzR9RX_UdISFCoQeduk8PFJck"}"#,
+            "public.jwk.json:1:1: a private key needs `d`",
+        ),
+        (
+            "secret.jwk.json",
+            r#"{"kty": "oct", "kid": "k", "k": "c2VjcmV0LXNlY3JldC1zZWNyZXQ"}"#,
+            "s.yaml:2:21: a card signing key is a private EC, RSA or Ed25519",
+        ),
+        (
+            "p521.jwk.json",
+            "{\"kty\": \"EC\",\n \"crv\": \"P-521\", \"kid\": \"k\", \"d\": \"AAAA\"}",
+            "p521.jwk.json:2:9: unknown EC curve `P-521`",
+        ),
+        (
+            "nokid.jwk.json",
+            r#"{"kty": "OKP", "crv": "Ed25519", "x": "oJql9HpnWYAv-VX43C0qFKXJnSO-l_hkEn_5ODRVpPA", "d": "IiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiI"}"#,
+            "a signing key needs a non-empty `kid`",
+        ),
+    ];
+    for (file, text, want) in cases {
+        let d = folder(
+            "card-signing-bad-key",
+            &scenario(&format!("  card_signing_key: {file}"), "", ""),
+        );
+        if !text.is_empty() {
+            write(&d, file, text);
+        }
+        let err = load_error(&d);
+        assert!(err.contains(want), "{file}: want `{want}` in\n{err}");
+    }
+}
+
+#[test]
+fn a_card_file_whose_signatures_do_not_verify_is_a_located_load_error() {
+    let bank = "  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [completed: ok]}\n";
+    // Verified with card_keys: loads.
+    let d = folder(
+        "card-signing-file",
+        &scenario("  card_keys: public.jwks.json", bank, ""),
+    );
+    let r = a2a_sim_in(&d, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+
+    // Changed after the bank signed it: located at the agent's `card`.
+    let mut doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("partner.card.json")).unwrap())
+            .unwrap();
+    doc["version"] = json!("9.9.9");
+    write(&d, "partner.card.json", &doc.to_string());
+    let err = load_error(&d);
+    assert!(
+        err.contains("s.yaml:5:12: card file `partner.card.json`: signature 1 (kid `card-test-eddsa`) does not verify"),
+        "{err}"
+    );
+
+    // No key to check it with: says what to add.
+    let d = folder(
+        "card-signing-file-nokeys",
+        &scenario("  max_depth: 4", bank, ""),
+    );
+    let err = load_error(&d);
+    assert!(err.contains("add `policy.card_keys: FILE`"), "{err}");
+    // A JWKS without the signer's kid: says so.
+    write(
+        &d,
+        "other.jwks.json",
+        r#"{"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "other", "x": "oJql9HpnWYAv-VX43C0qFKXJnSO-l_hkEn_5ODRVpPA"}]}"#,
+    );
+    write(
+        &d,
+        "s.yaml",
+        &scenario("  card_keys: other.jwks.json", bank, ""),
+    );
+    let err = load_error(&d);
+    assert!(
+        err.contains("signed with kid `card-test-eddsa`, which no key of `policy.card_keys` has"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_signed_card_file_is_re_signed_when_printed_and_loses_its_signatures_when_converted() {
+    let bank = "  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [completed: ok]}\n";
+    let d = folder(
+        "card-signing-reissue",
+        &scenario("  card_keys: public.jwks.json", bank, ""),
+    );
+    // Without a signing key: printed in its own version, the file's signature stays (and verifies).
+    let r = a2a_sim_in(&d, &["card", "s.yaml", "partner-bank"], None);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(card::trusted(&card::verify(&doc, &public_keys()).unwrap()));
+    // Converted to 0.3: the signatures go, with a warning.
+    let r = a2a_sim_in(
+        &d,
+        &["card", "s.yaml", "partner-bank", "--a2a-version", "0.3"],
+        None,
+    );
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(doc.get("signatures").is_none());
+    assert!(
+        r.stderr.contains("`signatures` are dropped"),
+        "{}",
+        r.stderr
+    );
+    // With a signing key: the scenario's signature replaces the bank's.
+    write(
+        &d,
+        "s.yaml",
+        &scenario(
+            "  card_keys: public.jwks.json\n  card_signing_key: rs256.private.jwk.json",
+            bank,
+            "",
+        ),
+    );
+    let r = a2a_sim_in(&d, &["card", "s.yaml", "partner-bank"], None);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let checks = card::verify(&doc, &public_keys()).unwrap();
+    assert_eq!(
+        checks,
+        [Check::Verified {
+            kid: "card-test-rs256".into(),
+            alg: "RS256"
+        }]
+    );
+}
+
+#[test]
+fn tampered_card_is_an_agent_fault_that_needs_a_signing_key() {
+    let fault = "faults:\n  - {agent: a, tampered_card: {}}\n";
+    let d = folder("card-signing-fault", &scenario("  max_depth: 4", "", fault));
+    let err = load_error(&d);
+    assert!(
+        err.contains("s.yaml:8:31: `tampered_card` breaks the signature of a signed card: it needs `policy.card_signing_key`"),
+        "{err}"
+    );
+    write(
+        &d,
+        "s.yaml",
+        &scenario("  card_signing_key: es256.private.jwk.json", "", fault),
+    );
+    let r = a2a_sim_in(&d, &["check", "s.yaml"], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    // A run is unchanged by it (no card is served in process), and `card` prints the honest card.
+    let r = a2a_sim_in(&d, &["card", "s.yaml", "a"], None);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(card::trusted(&card::verify(&doc, &public_keys()).unwrap()));
+    // Settings it does not have, and a push host, are refused.
+    for (faults, want) in [
+        (
+            "faults:\n  - {agent: a, tampered_card: {from: 1}}\n",
+            "unknown field `from`",
+        ),
+        (
+            "faults:\n  - {agent: a, tampered_card: {}, reset: {}}\n",
+            "exactly one of `unavailable`, `slow`, `crash`, `http_error`, `reset`, `drop_stream`, `tampered_card`",
+        ),
+    ] {
+        write(
+            &d,
+            "s.yaml",
+            &scenario("  card_signing_key: es256.private.jwk.json", "", faults),
+        );
+        let err = load_error(&d);
+        assert!(err.contains(want), "{want}\n{err}");
+    }
+    // The schema names the new keys.
+    let r = a2a_sim_in(&d, &["schema"], None);
+    for key in ["tampered_card", "card_signing_key", "card_keys"] {
+        assert!(r.stdout.contains(&format!("\"{key}\"")), "{key}");
+    }
+}
+
+#[test]
+fn the_canonical_form_is_the_sdks() {
+    let doc = json!({
+        "name": "n",
+        "signatures": [{"protected": "x", "signature": "y"}],
+        "description": "",
+        "iconUrl": null,
+        "skills": [{"id": "s", "tags": [], "examples": [""]}],
+        "capabilities": {
+            "streaming": false,
+            "extensions": [{"uri": "u", "required": false, "params": {"required": false, "n": 1.0, "big": 1e21, "small": 1e-7}}]
+        },
+        "securitySchemes": {"o": {"oauth2SecurityScheme": {"flows": {"authorizationCode": {"pkceRequired": false, "tokenUrl": "t"}}}}},
+        "€": 1, "\u{10000}": 2, "\u{ffff}": 3,
+    });
+    let canonical = String::from_utf8(card::canonical(&doc).unwrap()).unwrap();
+    assert_eq!(
+        canonical,
+        r#"{"capabilities":{"extensions":[{"params":{"big":1e+21,"n":1,"required":false,"small":1e-7},"uri":"u"}],"streaming":false},"name":"n","securitySchemes":{"o":{"oauth2SecurityScheme":{"flows":{"authorizationCode":{"tokenUrl":"t"}}}}},"skills":[{"id":"s"}],"€":1,"𐀀":2,"￿":3}"#
+    );
+    // Nesting past the SDK's bound has no canonical form, and no panic.
+    let mut deep = json!(1);
+    for _ in 0..200 {
+        deep = json!({ "a": deep });
+    }
+    assert!(card::canonical(&json!({"name": "n", "x": deep})).is_err());
+}
