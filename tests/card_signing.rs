@@ -27,7 +27,7 @@ fn folder(name: &str, yaml: &str) -> PathBuf {
 
 fn scenario(policy: &str, extra_agents: &str, faults: &str) -> String {
     format!(
-        "policy:\n{policy}\nagents:\n  - {{name: a, description: An agent, tenant: acme, clearance: internal, skills: [{{id: s, name: S, description: Does s, tags: [t]}}], handler: [completed: ok]}}\n{extra_agents}callers:\n  - {{id: c, tenant: acme, classification: internal}}\n{faults}steps: []\n"
+        "policy:\n{policy}\nagents:\n  - {{name: a, description: An agent, tenant: acme, clearance: internal, skills: [{{id: s, name: S, description: Does s, tags: [t]}}], handler: [working: on it, completed: ok]}}\n{extra_agents}callers:\n  - {{id: c, tenant: acme, classification: internal}}\n{faults}steps: []\n"
     )
 }
 
@@ -298,7 +298,7 @@ fn a_bad_signing_key_is_a_located_load_error() {
 
 #[test]
 fn a_card_file_whose_signatures_do_not_verify_is_a_located_load_error() {
-    let bank = "  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [completed: ok]}\n";
+    let bank = "  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [working: on it, completed: ok]}\n";
     // Verified with card_keys: loads.
     let d = folder(
         "card-signing-file",
@@ -346,7 +346,7 @@ fn a_card_file_whose_signatures_do_not_verify_is_a_located_load_error() {
 
 #[test]
 fn a_signed_card_file_is_re_signed_when_printed_and_loses_its_signatures_when_converted() {
-    let bank = "  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [completed: ok]}\n";
+    let bank = "  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [working: on it, completed: ok]}\n";
     let d = folder(
         "card-signing-reissue",
         &scenario("  card_keys: public.jwks.json", bank, ""),

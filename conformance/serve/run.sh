@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `a2a-sim serve` against the official a2a-sdk client (issue 12): builds the release binary and
-# runs conformance/serve/test_serve.py in the pinned conformance virtualenv (conformance/venv.sh).
+# runs conformance/serve/test_serve.py, then test_signed_cards.py, in the pinned conformance
+# virtualenv (conformance/venv.sh).
 #
 #   conformance/serve/run.sh            # check; exit 1 on any failed check
 #   BLESS=1 conformance/serve/run.sh    # rewrite conformance/serve/report.golden.json
@@ -16,5 +17,7 @@ conformance_venv
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/a2a-sim"
 
-# every wait is bounded inside the test (under 60 s in all); this is the outer guard
-exec timeout 75 "$CONFORMANCE_PYTHON" conformance/serve/test_serve.py "$bin"
+# every wait is bounded inside the tests (under 60 s and 20 s in all); these are the outer guards
+timeout 75 "$CONFORMANCE_PYTHON" conformance/serve/test_serve.py "$bin"
+# signed cards (A2A §8.4): the SDK's own verifier accepts serve's cards and rejects a tampered one
+exec timeout 30 "$CONFORMANCE_PYTHON" conformance/serve/test_signed_cards.py "$bin"

@@ -129,7 +129,9 @@ pub(super) enum Command {
     },
     /// Print the manual page (roff): `a2a-sim man > a2a-sim.1`.
     Man,
-    /// Print an agent's A2A AgentCard, or check a signed card's signatures (--verify).
+    /// Print an agent's A2A AgentCard.
+    ///
+    /// With `--verify CARD --keys JWKS`: check a signed card's signatures instead.
     Card {
         /// The scenario (not with --verify).
         #[arg(required_unless_present = "verify")]

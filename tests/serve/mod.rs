@@ -15,6 +15,7 @@ mod report;
 mod requests;
 mod robustness;
 mod session_expect;
+mod signed_cards;
 mod streams;
 mod strictness;
 mod subscriptions;
