@@ -1,21 +1,21 @@
 //! Signed agent cards (A2A §8.4): `policy.card_signing_key` signs every printed card with each
-//! key family, deterministically; `card --verify` says which signatures verify and exits 0, 1 or
-//! 2; a bad key, a card file whose signatures do not verify and a `tampered_card` without a key
-//! are located load errors; the canonical form is the SDK's (empty values and `signatures` out,
-//! RFC 8785 order and numbers).
+//! key family, deterministically; a bad key, a card file whose signatures do not verify and a
+//! `tampered_card` without a key are located load errors; the keys come through imports; the
+//! canonical form is the SDK's (empty values and `signatures` out, RFC 8785 order and numbers).
+//! `card --verify` is tested in tests/cli/card_verify.rs.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::common::binary::{Run, a2a_sim_in, scratch, write};
+use crate::common::binary::{a2a_sim_in, scratch, write};
 use a2a_sim::token::KeySet;
 use a2a_sim::token::card::{self, Check};
 
 const KEYS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/card-signing");
 
 /// A scratch folder with the test keys, the bank's signed card and `yaml` as s.yaml.
-fn folder(name: &str, yaml: &str) -> PathBuf {
+pub(crate) fn folder(name: &str, yaml: &str) -> PathBuf {
     let d = scratch(name);
     for f in std::fs::read_dir(KEYS).unwrap() {
         let p = f.unwrap().path();
@@ -25,7 +25,7 @@ fn folder(name: &str, yaml: &str) -> PathBuf {
     d
 }
 
-fn scenario(policy: &str, extra_agents: &str, faults: &str) -> String {
+pub(crate) fn scenario(policy: &str, extra_agents: &str, faults: &str) -> String {
     format!(
         "policy:\n{policy}\nagents:\n  - {{name: a, description: An agent, tenant: acme, clearance: internal, skills: [{{id: s, name: S, description: Does s, tags: [t]}}], handler: [working: on it, completed: ok]}}\n{extra_agents}callers:\n  - {{id: c, tenant: acme, classification: internal}}\n{faults}steps: []\n"
     )
@@ -96,156 +96,6 @@ fn every_key_family_signs_printed_cards_that_verify_and_sign_alike_twice() {
             assert!(!r.stdout.contains(secret) && !r.stderr.contains(secret));
         }
     }
-}
-
-fn verify_in(d: &Path, card_doc: &Value) -> Run {
-    write(
-        d,
-        "card.json",
-        &serde_json::to_string_pretty(card_doc).unwrap(),
-    );
-    a2a_sim_in(
-        d,
-        &[
-            "card",
-            "--verify",
-            "card.json",
-            "--keys",
-            "public.jwks.json",
-        ],
-        None,
-    )
-}
-
-#[test]
-fn card_verify_says_which_signatures_verify_and_exits_by_the_verdict() {
-    let d = folder(
-        "card-signing-verify",
-        &scenario("  card_signing_key: es256.private.jwk.json", "", ""),
-    );
-    let printed = a2a_sim_in(&d, &["card", "s.yaml", "a"], None);
-    let good: Value = serde_json::from_str(&printed.stdout).unwrap();
-
-    let r = verify_in(&d, &good);
-    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout
-            .contains("signature 1: verified (kid `card-test-es256`, ES256)"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout
-            .contains("card.json: verified (1 of 1 signatures verified)")
-    );
-
-    // Changed after signing: exit 1, and the line says why.
-    let mut tampered = good.clone();
-    tampered["description"] = json!("Another agent");
-    let r = verify_in(&d, &tampered);
-    assert_eq!(r.status, 1, "{}", r.stdout);
-    assert!(
-        r.stdout
-            .contains("signature 1: does not verify (kid `card-test-es256`)")
-    );
-
-    // A reordered, re-indented card still verifies: the canonical form is what is signed.
-    let mut reordered = serde_json::Map::new();
-    for (k, v) in good.as_object().unwrap().iter().rev() {
-        reordered.insert(k.clone(), v.clone());
-    }
-    write(&d, "card.json", &serde_json::to_string(&reordered).unwrap());
-    let r = a2a_sim_in(
-        &d,
-        &[
-            "card",
-            "--verify",
-            "card.json",
-            "--keys",
-            "public.jwks.json",
-        ],
-        None,
-    );
-    assert_eq!(r.status, 0, "{}", r.stdout);
-
-    // A signature by a key the set lacks is reported; one good signature is enough.
-    let unknown_header = base64::Engine::encode(
-        &base64::engine::general_purpose::URL_SAFE_NO_PAD,
-        br#"{"alg":"ES256","kid":"rotated-out","typ":"JOSE"}"#,
-    );
-    let mut two = good.clone();
-    two["signatures"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"protected": unknown_header, "signature": "AAAA"}));
-    let r = verify_in(&d, &two);
-    assert_eq!(r.status, 0, "{}", r.stdout);
-    assert!(
-        r.stdout
-            .contains("signature 2: not checked: no key of public.jwks.json has kid `rotated-out`"),
-        "{}",
-        r.stdout
-    );
-
-    // A malformed entry fails the card even beside a good one.
-    let mut malformed = good.clone();
-    malformed["signatures"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"protected": "not base64!", "signature": "AAAA"}));
-    let r = verify_in(&d, &malformed);
-    assert_eq!(r.status, 1, "{}", r.stdout);
-    assert!(r.stdout.contains("signature 2: malformed"), "{}", r.stdout);
-
-    // `alg: none` and a shared secret's alg are malformed, never checked.
-    for alg in ["none", "HS256"] {
-        let h = base64::Engine::encode(
-            &base64::engine::general_purpose::URL_SAFE_NO_PAD,
-            format!(r#"{{"alg":"{alg}","kid":"card-test-es256"}}"#),
-        );
-        let mut c = good.clone();
-        c["signatures"] = json!([{"protected": h, "signature": ""}]);
-        let r = verify_in(&d, &c);
-        assert_eq!(r.status, 1, "{alg}: {}", r.stdout);
-        assert!(r.stdout.contains("malformed"), "{alg}: {}", r.stdout);
-    }
-
-    // No signatures at all: nothing verifies.
-    let mut unsigned = good.clone();
-    unsigned.as_object_mut().unwrap().remove("signatures");
-    let r = verify_in(&d, &unsigned);
-    assert_eq!(r.status, 1);
-    assert!(r.stdout.contains("carries no `signatures`"), "{}", r.stdout);
-
-    // Bad input: exit 2.
-    write(&d, "not-json.json", "{\"name\": ");
-    let r = a2a_sim_in(
-        &d,
-        &[
-            "card",
-            "--verify",
-            "not-json.json",
-            "--keys",
-            "public.jwks.json",
-        ],
-        None,
-    );
-    assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("not-json.json:1:"), "{}", r.stderr);
-    let r = a2a_sim_in(
-        &d,
-        &[
-            "card",
-            "--verify",
-            "card.json",
-            "--keys",
-            "es256.private.jwk.json",
-        ],
-        None,
-    );
-    assert_eq!(r.status, 2, "a private JWK is not a JWKS");
-    let r = a2a_sim_in(&d, &["card", "--verify", "card.json"], None);
-    assert_eq!(r.status, 2, "--verify needs --keys: {}", r.stderr);
 }
 
 fn load_error(d: &Path) -> String {
@@ -463,4 +313,48 @@ fn the_canonical_form_is_the_sdks() {
         deep = json!({ "a": deep });
     }
     assert!(card::canonical(&json!({"name": "n", "x": deep})).is_err());
+}
+
+#[test]
+fn the_card_keys_come_through_imports_relative_to_the_file_that_names_them() {
+    let bank = "  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [working: on it, completed: ok]}\n";
+    let lib = scenario(
+        "  card_signing_key: eddsa.private.jwk.json\n  card_keys: public.jwks.json",
+        bank,
+        "faults:\n  - {agent: a, tampered_card: {}}\n",
+    )
+    .replace("steps: []\n", "");
+    let d = scratch("card-signing-imports");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    for f in std::fs::read_dir(KEYS).unwrap() {
+        let p = f.unwrap().path();
+        std::fs::copy(&p, d.join("sub").join(p.file_name().unwrap())).unwrap();
+    }
+    write(&d, "sub/lib.yaml", &lib);
+    write(&d, "top.yaml", "imports: [sub/lib.yaml]\nsteps: []\n");
+    let r = a2a_sim_in(&d, &["card", "top.yaml", "partner-bank"], None);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let checks = card::verify(&doc, &public_keys()).unwrap();
+    assert_eq!(
+        checks,
+        [Check::Verified {
+            kid: "card-test-eddsa".into(),
+            alg: "EdDSA"
+        }]
+    );
+    // Set differently in the importing file: a conflict naming both.
+    write(
+        &d,
+        "top.yaml",
+        "imports: [sub/lib.yaml]\npolicy:\n  card_signing_key: sub/es256.private.jwk.json\nsteps: []\n",
+    );
+    let r = a2a_sim_in(&d, &["check", "top.yaml"], None);
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr
+            .contains("`policy.card_signing_key` is already set differently in"),
+        "{}",
+        r.stderr
+    );
 }

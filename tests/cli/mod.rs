@@ -1,6 +1,7 @@
 //! The real binary, run as a user would: a module per command.
 
 mod card;
+mod card_verify;
 mod check;
 mod convert;
 mod run;

@@ -99,3 +99,28 @@ fn rpc_to(s: &Server, path: &str, method: &str, params: Value) -> (u16, Value) {
     );
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
+
+#[test]
+fn without_a_signing_key_a_served_card_file_drops_the_signature_it_no_longer_matches() {
+    let d = crate::common::binary::scratch("serve-signed-card-file");
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/card-signing");
+    for f in ["partner.card.json", "public.jwks.json"] {
+        std::fs::copy(from.join(f), d.join(f)).unwrap();
+    }
+    let yaml = "policy:\n  card_keys: public.jwks.json\nagents:\n  - {card: partner.card.json, tenant: acme, clearance: internal, handler: [working: on it, completed: ok]}\ncallers:\n  - {id: desk, tenant: acme, classification: internal}\n";
+    std::fs::write(d.join("s.yaml"), yaml).unwrap();
+    let (mut child, addr) = serve_in(&d, &["s.yaml"]);
+    let (status, _, body) = http(
+        &addr,
+        "GET",
+        "/agents/partner-bank/.well-known/agent-card.json",
+        &[],
+        b"",
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(status, 200, "{body}");
+    let doc: Value = serde_json::from_str(&body).unwrap();
+    assert!(doc.get("signatures").is_none(), "{doc}");
+    assert!(body.contains(&format!("http://{addr}/agents/partner-bank/")));
+}

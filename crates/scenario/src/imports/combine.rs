@@ -39,6 +39,8 @@ pub(super) fn combine(
     let mut caller_from: Vec<(String, usize)> = Vec::new();
     let mut max_depth: Option<(i64, usize)> = None;
     let mut hosts: Option<(Vec<String>, usize)> = None;
+    // The card keys, paths already relative to the importing file (see walk.rs).
+    let mut card_keys: [Option<(String, usize)>; 2] = [None, None];
     let mut levels: Option<(Vec<String>, usize)> = None;
     let mut clock: Option<(ClockFile, usize)> = None;
     let mut steps: Option<(StepList, usize)> = None;
@@ -159,6 +161,17 @@ pub(super) fn combine(
                 None => hosts = Some((h, src)),
             }
         }
+        for (slot, (key, value)) in card_keys.iter_mut().zip([
+            ("card_signing_key", f.policy.card_signing_key.take()),
+            ("card_keys", f.policy.card_keys.take()),
+        ]) {
+            let Some(v) = value else { continue };
+            match slot {
+                Some((first_v, first)) if *first_v != v => conflict(&["policy", key], *first),
+                Some(_) => {}
+                None => *slot = Some((v, src)),
+            }
+        }
         if let Some(l) = f.classification_levels.take() {
             match &levels {
                 Some((v, first)) if *v != l => conflict(&["classification_levels"], *first),
@@ -198,6 +211,15 @@ pub(super) fn combine(
     root.policy.push_allowed_hosts = hosts.map(|(h, s)| {
         origins.push_allowed_hosts = s;
         h
+    });
+    let [signing, keys] = card_keys;
+    root.policy.card_signing_key = signing.map(|(k, s)| {
+        origins.card_signing_key = s;
+        k
+    });
+    root.policy.card_keys = keys.map(|(k, s)| {
+        origins.card_keys = s;
+        k
     });
     root.classification_levels = levels.map(|(l, s)| {
         origins.classification_levels = s;

@@ -14,6 +14,8 @@ pub struct Origins {
     pub callers: Vec<(usize, usize)>,
     pub max_depth: usize,
     pub push_allowed_hosts: usize,
+    pub card_signing_key: usize,
+    pub card_keys: usize,
     pub classification_levels: usize,
     pub clock: usize,
     /// The source of the steps (the importing file, or the one scenario it imports).
@@ -60,6 +62,12 @@ impl Merged {
             }
             [Seg::Key(p), Seg::Key(k), ..] if p == "policy" && k == "push_allowed_hosts" => {
                 (self.origins.push_allowed_hosts, path.to_vec())
+            }
+            [Seg::Key(p), Seg::Key(k), ..] if p == "policy" && k == "card_signing_key" => {
+                (self.origins.card_signing_key, path.to_vec())
+            }
+            [Seg::Key(p), Seg::Key(k), ..] if p == "policy" && k == "card_keys" => {
+                (self.origins.card_keys, path.to_vec())
             }
             [Seg::Key(k), ..] if k == "classification_levels" => {
                 (self.origins.classification_levels, path.to_vec())

@@ -1,7 +1,7 @@
 //! Following a file's imports on disk: each read relative to the file that names it, a cycle or
 //! an unreadable file a problem at its `imports` entry, a file met twice (a diamond) read once,
 //! nested imports before the file's own items. A library's `expect` or `golden` is a problem, and
-//! card paths are made relative to the root file's folder.
+//! card paths (and the card keys) are made relative to the root file's folder.
 
 use std::path::Path;
 
@@ -90,6 +90,14 @@ impl Merger<'_> {
                 if let Some(card) = &a.card {
                     a.card = Some(sub_rel.join(card).display().to_string());
                 }
+            }
+            // So are the card keys, which a scenario shares with the files that import it.
+            let policy = &mut imported.policy;
+            for path in [&mut policy.card_signing_key, &mut policy.card_keys]
+                .into_iter()
+                .flatten()
+            {
+                *path = sub_rel.join(&*path).display().to_string();
             }
             let sub_base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
             let sub_shown = Path::new(&self.sources[ix].display)
