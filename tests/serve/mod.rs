@@ -2,6 +2,7 @@
 //! feature, the helpers they share in `support`.
 
 mod access;
+mod binding_rules;
 mod bindings;
 mod cards;
 mod identity;

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::support::*;
 
 #[test]
-fn a_stream_ends_at_the_status_that_ends_or_pauses_its_task_and_subscribe_to_unknown_is_a_stream() {
+fn a_stream_ends_at_the_status_that_ends_or_pauses_its_task_and_subscribe_to_unknown_is_an_error() {
     let s = start("payment-decision.yaml", &[]);
     let body = json!({"jsonrpc": "2.0", "id": "s", "method": "SendStreamingMessage", "params": send_params("pay")}).to_string();
     let (status, head, text) = http(
@@ -46,21 +46,34 @@ fn a_stream_ends_at_the_status_that_ends_or_pauses_its_task_and_subscribe_to_unk
         &[CALLER],
         body.as_bytes(),
     );
+    // A stream that fails before its first event is no stream: a plain JSON-RPC error, as
+    // the official SDK server answers it.
     assert_eq!(status, 200);
-    assert!(head.to_ascii_lowercase().contains("text/event-stream"));
-    let events = sse_events(&text);
-    assert_eq!(events.len(), 1);
-    assert_eq!(events[0]["error"]["code"], -32001);
-    // REST form too.
-    let (_, head, text) = http(
+    assert!(
+        head.to_ascii_lowercase().contains("application/json"),
+        "{head}"
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
+        -32001
+    );
+    // REST form too: the error's HTTP status.
+    let (status, head, text) = http(
         &s.addr,
         "GET",
         &format!("{AGENT}/tasks/task-42:subscribe"),
         &[CALLER],
         b"",
     );
-    assert!(head.to_ascii_lowercase().contains("text/event-stream"));
-    assert_eq!(sse_events(&text)[0]["error"]["code"], 404);
+    assert_eq!(status, 404);
+    assert!(
+        head.to_ascii_lowercase().contains("application/json"),
+        "{head}"
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap()["error"]["code"],
+        404
+    );
 }
 
 #[test]
@@ -70,7 +83,7 @@ fn a_stream_from_a_slow_agent_arrives_as_the_agent_works() {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": send_params("Screen Acme")}).to_string();
     let mut conn = TcpStream::connect(&s.addr).unwrap();
     let head = format!(
-        "POST {SCREENER}/ HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nX-A2A-Sim-Caller: orchestrator\r\nContent-Length: {}\r\n\r\n",
+        "POST {SCREENER}/ HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nX-A2A-Sim-Caller: orchestrator\r\nA2A-Version: 1.0\r\nContent-Length: {}\r\n\r\n",
         s.addr,
         body.len()
     );

@@ -206,7 +206,10 @@ fn a_body_in_a_form_the_server_does_not_read_gets_415() {
     let rpc = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send_params("Screen")})
         .to_string();
     let rest = send_params("Screen").to_string();
-    let h = format!("Host: {}\r\nX-A2A-Sim-Caller: orchestrator", s.addr);
+    let h = format!(
+        "Host: {}\r\nX-A2A-Sim-Caller: orchestrator\r\nA2A-Version: 1.0",
+        s.addr
+    );
     for extra in [
         "Content-Type: text/plain",
         "Content-Type: application/x-www-form-urlencoded",
@@ -221,7 +224,7 @@ fn a_body_in_a_form_the_server_does_not_read_gets_415() {
         );
         assert_eq!(status, 415, "{extra}: {body}");
         assert!(head.contains("accept-encoding: identity"), "{head}");
-        assert_eq!(error_of(&body)["code"], -32600, "{extra}: {body}");
+        assert_eq!(error_of(&body)["code"], -32005, "{extra}: {body}");
         let (status, _, body) = raw(
             &s.addr,
             &format!("POST /agents/notary/message:send HTTP/1.1\r\n{h}\r\n{extra}"),

@@ -91,7 +91,23 @@ pub(super) fn http(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
-    for (k, v) in headers {
+    // The version of the JSON-RPC method (a 0.3 name has a `/`), else 1.0, unless the test
+    // says which version it asks for: a request without `A2A-Version` is 0.3
+    // (`http_unversioned` sends none).
+    if !headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("a2a-version") || k.is_empty())
+    {
+        let method = serde_json::from_slice::<Value>(body)
+            .ok()
+            .and_then(|b| b.get("method").and_then(Value::as_str).map(str::to_string));
+        let v = match method {
+            Some(m) if m.contains('/') => "0.3",
+            _ => "1.0",
+        };
+        req.push_str(&format!("A2A-Version: {v}\r\n"));
+    }
+    for (k, v) in headers.iter().filter(|(k, _)| !k.is_empty()) {
         req.push_str(&format!("{k}: {v}\r\n"));
     }
     req.push_str("\r\n");
@@ -115,6 +131,19 @@ pub(super) fn http(
         rest.to_string()
     };
     (status, head.to_string(), body)
+}
+
+/// One HTTP/1.1 request without an `A2A-Version` header (`http` sends 1.0's by default).
+pub(super) fn http_unversioned(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, String) {
+    let mut all = vec![("", "")];
+    all.extend_from_slice(headers);
+    http(addr, method, path, &all, body)
 }
 
 /// A chunked body's data (a live stream's events arrive chunk by chunk).

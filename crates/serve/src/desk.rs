@@ -313,7 +313,7 @@ impl Desk {
                 }
                 self.echo(answer)
             }
-            Req::List(q, v) => self.echo(Answer::Value(list_tasks::list(world, &q, v))),
+            Req::List(q, v) => self.echo(list_tasks::list(world, &q, v)),
             Req::Subscribe {
                 caller,
                 agent,

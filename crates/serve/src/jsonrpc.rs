@@ -18,7 +18,7 @@ pub(super) async fn json_rpc(
     body: &[u8],
     caller: Result<usize, Failure>,
     agent: usize,
-    header: Option<Option<A2aVersion>>,
+    header: Result<A2aVersion, Failure>,
 ) -> Response<Body> {
     let refuse = |id: &RpcId, code: i64, message: &str| {
         json_bytes_response(200, rpc_failure(id, code, message))
@@ -83,37 +83,35 @@ pub(super) async fn json_rpc(
         } else if f.kind == FailureKind::Unavailable {
             // A down agent is a down server to a client: 503 with Retry-After, streamed or not.
             json_bytes_response(503, e)
-        } else if stream {
-            sse([e])
         } else {
             json_bytes_response(200, e)
         }
     };
-    // `A2A-Version`, when sent, must be one this server speaks and the method's own.
+    // The version asked for (none is 0.3) must be one this server speaks and the method's own.
     match header {
-        Some(None) => {
-            return fail(&Failure::new(
-                FailureKind::VersionNotSupported,
-                "A2A-Version: this server speaks 1.0 and 0.3",
-            ));
-        }
-        Some(Some(h)) if h != v => {
+        Err(f) => return fail(&f),
+        Ok(h) if h != v => {
             return fail(&Failure::new(
                 FailureKind::VersionNotSupported,
                 format!(
-                    "`{name}` is an A2A {} method; the A2A-Version header says {}",
+                    "`{name}` is an A2A {} method and this request asks for A2A {} (a request without `A2A-Version` is 0.3): send `A2A-Version: {}`",
                     v.name(),
-                    h.name()
+                    h.name(),
+                    v.name()
                 ),
             ));
         }
-        _ => {}
+        Ok(_) => {}
     }
     let caller = match caller {
         Ok(c) => c,
         Err(f) => return fail(&f),
     };
     let params = doc.get("params").cloned().unwrap_or(json!({}));
+    let params = match v {
+        A2aVersion::V1_0 => super::binding::json_names(params),
+        A2aVersion::V0_3 => params,
+    };
     let req = match protocol::request(op, v, &params, caller, agent, &state.output_modes[agent]) {
         Ok(r) => r,
         Err(f) => return fail(&f),

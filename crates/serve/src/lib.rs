@@ -4,6 +4,7 @@
 //! world ([`owner`]), so every rule of `run` applies unchanged. Depends on the engine, the scenario
 //! layer and the outputs; the engine never sees a socket.
 
+mod binding;
 mod connection;
 mod desk;
 pub mod external;

@@ -3,15 +3,18 @@
 
 use serde_json::{Value, json};
 
-use super::job::ListQuery;
+use super::failure::{Failure, FailureKind};
+use super::job::{Answer, ListQuery};
 use super::ownership::owns;
 use super::protocol;
 use engine::world::World;
 use output::protocol::export;
 use output::protocol::version::A2aVersion;
 
-/// One page of the tasks the query matches, in the version's shapes.
-pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
+/// One page of the tasks the query matches, in the version's shapes. A page token is the
+/// offset of its page's first task among the matching tasks, most recently updated first; one
+/// past the last of them is no token this server gave (InvalidParams).
+pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Answer {
     let mut matching: Vec<usize> = (0..world.tasks.len())
         .filter(|&ix| {
             let t = &world.tasks[ix];
@@ -31,6 +34,15 @@ pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
         .collect();
     let updated = |ix: usize| world.tasks[ix].history.last().map_or(0, |h| h.tick);
     matching.sort_by_key(|&ix| std::cmp::Reverse((updated(ix), ix)));
+    if q.offset > 0 && q.offset >= matching.len() {
+        return Answer::Error(Failure::new(
+            FailureKind::InvalidParams,
+            format!(
+                "`pageToken` `{}` is not one this server gave for this query",
+                q.offset
+            ),
+        ));
+    }
     let page: Vec<Value> = matching
         .iter()
         .skip(q.offset)
@@ -53,10 +65,10 @@ pub fn list(world: &World, q: &ListQuery, v: A2aVersion) -> Value {
     } else {
         String::new()
     };
-    json!({
+    Answer::Value(json!({
         "tasks": page,
         "nextPageToken": next,
         "pageSize": q.page_size,
         "totalSize": matching.len(),
-    })
+    }))
 }

@@ -169,7 +169,12 @@ pub(super) fn unsupported_media_type(rest: bool, why: &str) -> Response<Body> {
     } else {
         json_bytes_response(
             415,
-            rpc_failure(&RpcId::null(), -32600, &format!("Invalid Request: {why}")),
+            // A2A's ContentTypeNotSupportedError, the code the conformance suite expects.
+            rpc_failure(
+                &RpcId::null(),
+                -32005,
+                &format!("Content type not supported: {why}"),
+            ),
         )
     };
     r.headers_mut().insert(

@@ -81,16 +81,33 @@ pub(super) fn route(method: &Method, rest: &str) -> Result<Option<Route>, NoRout
     })
 }
 
+/// What a REST request asks besides its body: its query, the tenant of its path, and the
+/// version its `A2A-Version` negotiated.
+pub(super) struct Asked {
+    pub query: Option<String>,
+    pub tenant: Option<String>,
+    pub version: Result<A2aVersion, Failure>,
+}
+
 /// The answer to a request on the HTTP+JSON binding.
 pub(super) async fn answer(
     state: &State,
     (op, task, config): Route,
     body: &Bytes,
-    query: Option<String>,
+    asked: Asked,
     caller: Result<usize, Failure>,
     agent: usize,
-    a2a_version: Option<Option<A2aVersion>>,
 ) -> Response<Body> {
+    let Asked {
+        query,
+        tenant,
+        version,
+    } = asked;
+    // The version first, as the official SDK server checks it before anything else.
+    let version = match version {
+        Ok(v) => v,
+        Err(f) => return rest_failure(&f),
+    };
     let caller = match caller {
         Ok(c) => c,
         Err(f) => return rest_failure(&f),
@@ -133,17 +150,13 @@ pub(super) async fn answer(
     if let (Some(c), Some(o)) = (config, params.as_object_mut()) {
         o.insert("id".into(), json!(url_decode(&c, false)));
     }
-    // `A2A-Version`, when sent, picks the shapes (the binding's own is 1.0).
-    let version = match a2a_version {
-        None => A2aVersion::V1_0,
-        Some(Some(v)) => v,
-        Some(None) => {
-            return rest_failure(&Failure::new(
-                FailureKind::VersionNotSupported,
-                "A2A-Version: this server speaks 1.0 and 0.3",
-            ));
-        }
+    let params = match version {
+        A2aVersion::V1_0 => super::binding::json_names(params),
+        A2aVersion::V0_3 => params,
     };
+    if let Err(f) = super::binding::check_tenant(tenant.as_deref(), &params) {
+        return rest_failure(&f);
+    }
     let req = match protocol::request(
         op,
         version,
@@ -162,25 +175,28 @@ pub(super) async fn answer(
         Answer::Task(t) => {
             let t = protocol::trim_history(t, protocol::answer_history(op, &params));
             match op {
-                Op::Send if version == A2aVersion::V1_0 => {
-                    json_response(200, &json!({ "task": t }))
-                }
-                _ => json_response(200, &t),
+                Op::Send if version == A2aVersion::V1_0 => a2a_json(&json!({ "task": t })),
+                _ => a2a_json(&t),
             }
         }
         Answer::Events(events) if stream => paced(&state.streams, events, bare),
-        Answer::Events(mut events) => {
-            json_response(200, &events.pop().map(|(e, _)| e).unwrap_or_default())
-        }
+        Answer::Events(mut events) => a2a_json(&events.pop().map(|(e, _)| e).unwrap_or_default()),
         Answer::Live(events) => live(&state.streams, events, bare),
-        Answer::Value(v) => json_response(200, &v),
+        Answer::Value(v) => a2a_json(&v),
         Answer::Error(f) if f.kind == FailureKind::Reset => reset(),
-        Answer::Error(f)
-            if stream
-                && !matches!(f.kind, FailureKind::Unavailable | FailureKind::HttpError(_)) =>
-        {
-            sse([bare(protocol::rest_error(&f).1)])
-        }
+        // A stream that fails before its first event is no stream: the error is a plain
+        // response with its HTTP status, as the official SDK server answers it.
         Answer::Error(f) => rest_failure(&f),
     }
+}
+
+/// A successful HTTP+JSON answer: labelled `application/a2a+json`, the binding's media type (an
+/// error keeps `application/json`, as the official SDK server sends it).
+fn a2a_json(v: &Value) -> Response<Body> {
+    let mut r = json_response(200, v);
+    r.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/a2a+json"),
+    );
+    r
 }

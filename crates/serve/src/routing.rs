@@ -10,6 +10,7 @@ use hyper::body::Incoming;
 use hyper::{Method, Request, Response};
 use serde_json::json;
 
+use super::binding;
 use super::jsonrpc;
 use super::request::{caller_of, foreign_host, read_body, unsupported_media};
 use super::responses::*;
@@ -129,6 +130,11 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
             },
         };
     }
+    // The HTTP+JSON binding's optional `/{tenant}/` before its routes.
+    let (tenant, rest) = match binding::split_tenant(rest) {
+        Some((t, r)) => (Some(t), r),
+        None => (None, rest),
+    };
     // REST routes; everything else POSTed at the agent's root is JSON-RPC.
     let rest_route = match super::rest::route(&method, rest) {
         Ok(r) => r,
@@ -138,10 +144,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         return unsupported_media_type(rest_route.is_some(), &why);
     }
     let caller = caller_of(state, &req, prefix_caller.as_deref());
-    let a2a_version = req
-        .headers()
-        .get("a2a-version")
-        .map(|h| A2aVersion::parse(h.to_str().unwrap_or("").trim()));
+    let a2a_version = binding::negotiate(req.headers().get("a2a-version").map(|h| h.as_bytes()));
     let query = req.uri().query().map(str::to_string);
     let trace = trace_id(&req);
     let body = match read_body(state, req).await {
@@ -152,8 +155,12 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         .scope(trace, async {
             match rest_route {
                 Some(route) => {
-                    super::rest::answer(state, route, &body, query, caller, agent, a2a_version)
-                        .await
+                    let asked = super::rest::Asked {
+                        query,
+                        tenant,
+                        version: a2a_version,
+                    };
+                    super::rest::answer(state, route, &body, asked, caller, agent).await
                 }
                 None => jsonrpc::json_rpc(state, &body, caller, agent, a2a_version).await,
             }
