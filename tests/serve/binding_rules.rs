@@ -94,6 +94,24 @@ fn a_request_without_a2a_version_is_0_3_and_an_unknown_version_is_refused() {
     );
     assert_eq!(status, 200);
     assert_eq!(parse(&text)["kind"], "task", "{text}");
+    // The version may come as a query parameter instead, and is no filter then.
+    let (status, _, text) = http_unversioned(
+        &s.addr,
+        "GET",
+        &format!("{AGENT}/tasks/task-1?A2A-Version=1.0"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(parse(&text).get("kind").is_none(), "{text}");
+    let (status, _, _) = http_unversioned(
+        &s.addr,
+        "GET",
+        &format!("{AGENT}/tasks?a2a-version=1.0&pageSize=1"),
+        &[CALLER],
+        b"",
+    );
+    assert_eq!(status, 200);
     let (_, _, text) = http(
         &s.addr,
         "GET",

@@ -36,6 +36,23 @@ pub(super) fn negotiate(value: Option<&[u8]>) -> Result<A2aVersion, Failure> {
     }
 }
 
+/// The `A2A-Version` a request names: its header, else its query parameter of that name (A2A
+/// 1.0 lets a client send it either way).
+pub(super) fn asked_version<B>(req: &hyper::Request<B>) -> Option<Vec<u8>> {
+    if let Some(h) = req.headers().get("a2a-version") {
+        return Some(h.as_bytes().to_vec());
+    }
+    req.uri().query()?.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        is_version_param(k).then(|| super::request::url_decode(v, true).into_bytes())
+    })
+}
+
+/// Whether a query parameter is `A2A-Version` (not a filter of the request).
+pub(super) fn is_version_param(key: &str) -> bool {
+    key.eq_ignore_ascii_case("a2a-version")
+}
+
 /// `/{tenant}/REST` of an HTTP+JSON path under an agent: the tenant and the path without it,
 /// when the path has a first segment that is none of the binding's own and a route follows it.
 pub(super) fn split_tenant(rest: &str) -> Option<(String, &str)> {

@@ -80,6 +80,12 @@ impl PushConfigs {
                     A2aVersion::V0_3 => json!(configs),
                 })
             }
+            // Deleting what is not there is done already (idempotent, as the official SDK
+            // server answers it).
+            PushOp::Delete if named.is_none() && q.id.is_some() => Answer::Value(match q.version {
+                A2aVersion::V1_0 => json!({}),
+                A2aVersion::V0_3 => Value::Null,
+            }),
             _ if named.is_none() => Answer::Error(Failure::new(
                 FailureKind::InvalidParams,
                 format!(

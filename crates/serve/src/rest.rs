@@ -135,6 +135,9 @@ pub(super) async fn answer(
     if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
         for pair in q.split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            if super::binding::is_version_param(k) {
+                continue;
+            }
             o.insert(url_decode(k, true), json!(url_decode(v, true)));
         }
     }

@@ -144,7 +144,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         return unsupported_media_type(rest_route.is_some(), &why);
     }
     let caller = caller_of(state, &req, prefix_caller.as_deref());
-    let a2a_version = binding::negotiate(req.headers().get("a2a-version").map(|h| h.as_bytes()));
+    let a2a_version = binding::negotiate(binding::asked_version(&req).as_deref());
     let query = req.uri().query().map(str::to_string);
     let trace = trace_id(&req);
     let body = match read_body(state, req).await {
