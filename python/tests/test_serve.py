@@ -174,7 +174,8 @@ def test_the_per_caller_prefix_where_serve_has_it() -> None:
         request = urllib.request.Request(
             server.agent_url("vault", caller="guest"),
             data=body,
-            headers={"Content-Type": "application/json"},
+            # A 1.0 method: a request without `A2A-Version` speaks 0.3.
+            headers={"Content-Type": "application/json", "A2A-Version": "1.0"},
         )
         answer = json.load(urllib.request.urlopen(request, timeout=TIMEOUT_S))
         assert answer["error"]["code"] == -32050  # the guest, named by the path, is denied
