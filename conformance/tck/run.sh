@@ -90,7 +90,11 @@ wait_ready() {
 }
 
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+stop_servers() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+}
+trap stop_servers EXIT
 
 "$A2A_SIM" serve conformance/tck/tck-serve.yaml --listen 127.0.0.1:0 --ready-file "$out/serve.ready" \
   --root-agent tck-agent --default-caller tck --allow-loopback-push >"$out/serve.log" 2>&1 &
