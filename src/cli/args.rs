@@ -218,6 +218,10 @@ pub(super) enum Command {
         /// stream carries its own task only, as an A2A server's does.
         #[arg(long)]
         relay_children: bool,
+        /// Also serve A2A 1.0's gRPC binding on this address (`127.0.0.1:0`: a free port), every
+        /// agent on it, told apart by the request's `tenant` (`agents/NAME`); the cards list it.
+        #[arg(long, value_name = "ADDR")]
+        grpc_listen: Option<std::net::SocketAddr>,
         /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
         set: Vec<Override>,

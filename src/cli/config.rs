@@ -201,6 +201,7 @@ impl ServeConfig {
             max_connections,
             default_caller,
             relay_children,
+            grpc_listen,
             set,
         } = command
         else {
@@ -252,6 +253,7 @@ impl ServeConfig {
             },
             default_caller,
             relay_children,
+            grpc_listen,
         };
         Ok(ServeConfig { file, set, options })
     }

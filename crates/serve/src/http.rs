@@ -15,6 +15,7 @@ use tokio::sync::{Notify, watch};
 
 use super::Options;
 use super::connection::{self, Cap};
+use super::grpc;
 use super::job::{Job, Req};
 use super::owner;
 use super::routing::card_body;
@@ -78,19 +79,31 @@ pub async fn serve_with(
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", options.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    let base = match &options.advertise_host {
-        None => format!("http://{addr}"),
+    let authority = |addr: std::net::SocketAddr| match &options.advertise_host {
+        None => addr.to_string(),
         Some(host) => {
             // An IPv6 literal takes brackets in a URL.
             let host = match host.parse::<std::net::Ipv6Addr>() {
                 Ok(v6) => format!("[{v6}]"),
                 Err(_) => host.clone(),
             };
-            format!("http://{host}:{}", addr.port())
+            format!("{host}:{}", addr.port())
         }
     };
+    let base = format!("http://{}", authority(addr));
+    let grpc_listener = match options.grpc_listen {
+        Some(at) => Some(grpc::listener::bind(at).await?),
+        None => None,
+    };
+    let grpc_addr = match &grpc_listener {
+        Some(l) => Some(authority(l.local_addr().map_err(|e| e.to_string())?)),
+        None => None,
+    };
     let cards = (0..scenario.agents.len())
-        .map(|ix| card_body(scenario, ix, &base, options.version))
+        .map(|ix| {
+            let grpc = grpc_addr.as_deref().map(|g| (g, ""));
+            card_body(scenario, ix, &base, options.version, grpc)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let output_modes = cards
         .iter()
@@ -174,6 +187,7 @@ pub async fn serve_with(
             .as_ref()
             .and_then(|d| scenario.callers.iter().position(|c| c.id == *d)),
         base: base.clone(),
+        grpc: grpc_addr,
         version: options.version,
         scenario,
         root,
@@ -195,6 +209,8 @@ pub async fn serve_with(
     }
     let mut connections = tokio::task::JoinSet::new();
     let limits = options.limits;
+    let grpc_server =
+        grpc_listener.map(|l| grpc::listener::spawn(l, state.clone(), limits, closing_rx.clone()));
     let cap = Cap::new(&limits);
     tokio::pin!(signals);
     let idle = options.idle_exit;
@@ -266,6 +282,9 @@ pub async fn serve_with(
         while connections.join_next().await.is_some() {}
     })
     .await;
+    if let Some(server) = grpc_server {
+        let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
+    }
     let done = match world.join() {
         Ok(r) => r,
         Err(_) => Err("the world thread stopped unexpectedly".into()),

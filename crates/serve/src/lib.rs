@@ -1,5 +1,6 @@
 //! `a2a-sim serve`: the scenario's agents as real A2A servers on localhost (JSON-RPC 2.0 in both
-//! 0.3 and 1.0 method names, and 1.0's HTTP+JSON binding). The only crate that links the async
+//! 0.3 and 1.0 method names, 1.0's HTTP+JSON binding, and with `--grpc-listen` 1.0's gRPC
+//! binding on a port of its own). The only crate that links the async
 //! stack (the binary's feature `serve`). HTTP handlers parse and answer; one owner thread holds the
 //! world ([`owner`]), so every rule of `run` applies unchanged. Depends on the engine, the scenario
 //! layer and the outputs; the engine never sees a socket.
@@ -9,6 +10,7 @@ mod connection;
 mod desk;
 pub mod external;
 mod failure;
+mod grpc;
 mod http;
 mod job;
 mod jsonrpc;
@@ -66,6 +68,8 @@ pub struct Options {
     pub default_caller: Option<String>,
     /// Streams also carry the events of the child tasks their step opened (`--relay-children`).
     pub relay_children: bool,
+    /// `--grpc-listen`: the gRPC binding's address (off when `None`).
+    pub grpc_listen: Option<SocketAddr>,
 }
 
 impl Default for Options {
@@ -88,6 +92,7 @@ impl Default for Options {
             limits: Limits::default(),
             default_caller: None,
             relay_children: false,
+            grpc_listen: None,
         }
     }
 }

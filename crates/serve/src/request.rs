@@ -22,9 +22,18 @@ pub(super) fn caller_of(
     req: &Request<Incoming>,
     prefix: Option<&str>,
 ) -> Result<usize, Failure> {
+    caller_from(state, req.headers(), prefix)
+}
+
+/// [`caller_of`] from a request's headers (or a gRPC call's metadata, which are its headers).
+pub(super) fn caller_from(
+    state: &State,
+    headers: &hyper::HeaderMap,
+    prefix: Option<&str>,
+) -> Result<usize, Failure> {
     let unauth = |m: String| Failure::new(FailureKind::Unauthenticated, m);
-    let header = |name| req.headers().get(name).and_then(|h| h.to_str().ok());
-    if req.headers().get_all("x-a2a-sim-caller").iter().count() > 1 {
+    let header = |name| headers.get(name).and_then(|h| h.to_str().ok());
+    if headers.get_all("x-a2a-sim-caller").iter().count() > 1 {
         return Err(unauth("one `X-A2A-Sim-Caller` header a request".into()));
     }
     let named = match (prefix, header("x-a2a-sim-caller")) {

@@ -78,7 +78,19 @@ pub(super) fn paced(
     if events.iter().all(|(_, after)| after.is_zero()) {
         return sse(events.into_iter().map(|(e, _)| wrap(e)));
     }
+    live(streams, pace(streams, events), wrap)
+}
+
+/// Events that happened over idle time as a live stream: each sent when its time comes (counted
+/// from now); what is left at once when the server stops.
+pub(super) fn pace(streams: &Streams, events: Vec<(Value, Duration)>) -> LiveStream {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    if events.iter().all(|(_, after)| after.is_zero()) {
+        for (event, _) in events {
+            let _ = tx.send(event);
+        }
+        return rx;
+    }
     let mut closing = streams.closing.clone();
     tokio::spawn(async move {
         let start = tokio::time::Instant::now();
@@ -94,7 +106,7 @@ pub(super) fn paced(
             }
         }
     });
-    live(streams, rx, wrap)
+    rx
 }
 
 pub(super) fn event_stream(body: Body) -> Response<Body> {

@@ -18,11 +18,14 @@ use super::state::{State, TRACE};
 use engine::scenario::Scenario;
 use output::protocol::version::A2aVersion;
 
+/// An agent's served card; `grpc`: the gRPC port's `HOST:PORT` and the prefix its tenants take
+/// (`as/CALLER/` for a caller's card), when it is on.
 pub(super) fn card_body(
     scenario: &Scenario,
     ix: usize,
     base: &str,
     v: A2aVersion,
+    grpc: Option<(&str, &str)>,
 ) -> Result<Bytes, String> {
     let agent = &scenario.agents[ix];
     let url = format!("{base}/agents/{}/", agent.name());
@@ -39,13 +42,19 @@ pub(super) fn card_body(
                 );
             }
             A2aVersion::V1_0 => {
-                o.insert(
-                    "supportedInterfaces".into(),
-                    json!([
-                        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-                        {"url": url.trim_end_matches('/'), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
-                    ]),
-                );
+                let mut interfaces = json!([
+                    {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                    {"url": url.trim_end_matches('/'), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                ]);
+                // gRPC: the SDK clients dial a bare HOST:PORT, other tools read a grpc:// URL;
+                // the tenant names the agent on the one port.
+                if let (Some((addr, prefix)), Some(list)) = (grpc, interfaces.as_array_mut()) {
+                    let tenant = format!("{prefix}agents/{}", agent.name());
+                    for url in [addr.to_string(), format!("grpc://{addr}")] {
+                        list.push(json!({"url": url, "protocolBinding": "GRPC", "protocolVersion": "1.0", "tenant": tenant}));
+                    }
+                }
+                o.insert("supportedInterfaces".into(), interfaces);
             }
         }
     }
@@ -122,7 +131,9 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
                 )),
                 Some(_) => {
                     let base = format!("{}/as/{caller}", state.base);
-                    match card_body(state.scenario, agent, &base, state.version) {
+                    let prefix = format!("as/{caller}/");
+                    let grpc = state.grpc.as_deref().map(|g| (g, prefix.as_str()));
+                    match card_body(state.scenario, agent, &base, state.version, grpc) {
                         Ok(card) => response(200, "application/json", card),
                         Err(e) => json_response(500, &json!({"error": e})),
                     }
@@ -146,7 +157,7 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
     let caller = caller_of(state, &req, prefix_caller.as_deref());
     let a2a_version = binding::negotiate(binding::asked_version(&req).as_deref());
     let query = req.uri().query().map(str::to_string);
-    let trace = trace_id(&req);
+    let trace = trace_id(req.headers());
     let body = match read_body(state, req).await {
         Ok(b) => b,
         Err(r) => return r,
@@ -169,8 +180,8 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
 }
 
 /// The trace id of a request's W3C `traceparent` (version 00, ids not all zero), if it has one.
-fn trace_id(req: &Request<Incoming>) -> Option<u128> {
-    let mut values = req.headers().get_all("traceparent").iter();
+pub(super) fn trace_id(headers: &hyper::HeaderMap) -> Option<u128> {
+    let mut values = headers.get_all("traceparent").iter();
     let (Some(value), None) = (values.next(), values.next()) else {
         return None;
     };

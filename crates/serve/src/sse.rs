@@ -42,6 +42,21 @@ impl Streams {
     pub fn open(&self) -> usize {
         self.open.load(Ordering::SeqCst)
     }
+
+    /// One more stream open (a gRPC one), until the guard is dropped.
+    pub fn hold(&self) -> Open {
+        self.open.fetch_add(1, Ordering::SeqCst);
+        Open(self.open.clone())
+    }
+}
+
+/// A stream counted open while it lives.
+pub struct Open(Arc<AtomicUsize>);
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// A response body fed by a live stream; it ends when the world drops the stream's sender.

@@ -33,6 +33,8 @@ pub(super) struct State {
     pub(super) default_caller: Option<usize>,
     /// The served base URL and the cards' version, for the cards served under a caller's prefix.
     pub(super) base: String,
+    /// The gRPC port's advertised `HOST:PORT` (`--grpc-listen`).
+    pub(super) grpc: Option<String>,
     pub(super) version: A2aVersion,
     pub(super) scenario: &'static Scenario,
     pub(super) root: Option<usize>,
