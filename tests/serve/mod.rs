@@ -5,6 +5,7 @@ mod access;
 mod binding_rules;
 mod bindings;
 mod cards;
+mod grpc;
 mod identity;
 mod lifecycle;
 mod limits;

@@ -39,6 +39,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use connection::Limits;
+pub use grpc::wire as grpc_wire;
 
 use engine::scenario::Scenario;
 use output::protocol::version::A2aVersion;

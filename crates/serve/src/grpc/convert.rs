@@ -12,7 +12,7 @@ use tonic::Status;
 
 use super::pb::DESCRIPTOR;
 
-fn descriptor(name: &str) -> Result<MessageDescriptor, Status> {
+pub(super) fn descriptor(name: &str) -> Result<MessageDescriptor, Status> {
     static POOL: OnceLock<Option<DescriptorPool>> = OnceLock::new();
     POOL.get_or_init(|| DescriptorPool::decode(DESCRIPTOR).ok())
         .as_ref()

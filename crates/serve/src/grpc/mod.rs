@@ -10,3 +10,4 @@ pub(super) mod listener;
 mod pb;
 mod service;
 mod status;
+pub mod wire;
