@@ -395,14 +395,14 @@ fn push_configs_are_created_read_listed_and_deleted() {
         json!({"tenant": tenant, "taskId": task, "id": "ops", "url": url, "token": "tok-never-shown"}),
     );
     let want = json!({"id": "ops", "taskId": task, "url": url});
-    assert_eq!(set.messages, [want.clone()], "{set:?}");
+    assert_eq!(set.messages, std::slice::from_ref(&want), "{set:?}");
     let get = grpc(
         &g,
         "orchestrator",
         "GetTaskPushNotificationConfig",
         json!({"tenant": tenant, "taskId": task, "id": "ops"}),
     );
-    assert_eq!(get.messages, [want.clone()]);
+    assert_eq!(get.messages, std::slice::from_ref(&want));
     let list = grpc(
         &g,
         "orchestrator",
