@@ -196,7 +196,7 @@ def pred_done(posts: list[dict]) -> bool:
 
 
 class Server:
-    def __init__(self, bin_path: str, scenario: str, work: Path) -> None:
+    def __init__(self, bin_path: str, scenario: str, work: Path, extra: tuple[str, ...] = ()) -> None:
         self.ready = work / "ready"
         self.report = work / "report.json"
         self.stderr_path = work / "serve.stderr"
@@ -208,6 +208,7 @@ class Server:
             "--allow-loopback-push",
             "--tick-ms", "1",
             "--idle-exit", "30",  # a safety net: the test stops it with SIGINT long before
+            *extra,
         ]
         self.stderr = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=self.stderr)
