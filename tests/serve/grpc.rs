@@ -565,3 +565,26 @@ fn bad_input_gets_its_status_and_the_server_answers_on() {
     let r = grpc(&g, "orchestrator", "SendMessage", send("pay"));
     assert_eq!(r.code, 0, "{r:?}");
 }
+
+#[test]
+fn wire_faults_as_a_grpc_client_meets_them() {
+    let s = start(
+        "tests/serve/wire-faults.yaml",
+        &["--grpc-listen", "127.0.0.1:0"],
+    );
+    let g = grpc_addr(&s, "flaky");
+    let mut send = send_params("x");
+    send["tenant"] = json!("agents/flaky");
+    // 1: `http_error: 502` is UNAVAILABLE (gRPC's reading of a 502), its reason kept.
+    let r = grpc(&g, "u", "SendMessage", send.clone());
+    assert_eq!((r.code, reason(&r)), (14, "AGENT_HTTP_ERROR"), "{r:?}");
+    // 2: `reset`: a server gone away.
+    let r = grpc(&g, "u", "SendMessage", send.clone());
+    assert_eq!(r.code, 14, "{r:?}");
+    // 3: a stream cut after its first event; 4: answered in full.
+    let r = grpc(&g, "u", "SendStreamingMessage", send.clone());
+    assert_eq!((r.code, r.messages.len()), (0, 1), "{r:?}");
+    let r = grpc(&g, "u", "SendStreamingMessage", send);
+    let last = &r.messages.last().unwrap()["statusUpdate"]["status"]["state"];
+    assert_eq!(last, "TASK_STATE_COMPLETED", "{r:?}");
+}

@@ -177,10 +177,24 @@ impl Agents {
 }
 
 /// A failure as its status; a `reset` fault (a connection closed without an answer on HTTP) as
-/// what a gRPC client sees of a server gone away.
+/// what a gRPC client sees of a server gone away, and an `http_error` fault as a gRPC client
+/// reads that HTTP status from a proxy (gRPC's own table: 401, 403, 404, 429 and 50x have a code,
+/// the rest is UNKNOWN), its ErrorInfo kept.
 fn failure(f: &Failure) -> Status {
     match f.kind {
         FailureKind::Reset => Status::unavailable("the agent went away without answering"),
+        FailureKind::HttpError(http) => {
+            let s = status(f);
+            let code = match http {
+                400 => tonic::Code::Internal,
+                401 => tonic::Code::Unauthenticated,
+                403 => tonic::Code::PermissionDenied,
+                404 => tonic::Code::Unimplemented,
+                429 | 502..=504 => tonic::Code::Unavailable,
+                _ => tonic::Code::Unknown,
+            };
+            Status::with_details(code, s.message(), s.details().to_vec().into())
+        }
         _ => status(f),
     }
 }
