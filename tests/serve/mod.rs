@@ -6,6 +6,7 @@ mod binding_rules;
 mod bindings;
 mod cards;
 mod grpc;
+mod grpc_client;
 mod identity;
 mod lifecycle;
 mod limits;

@@ -52,8 +52,10 @@ fn tenant(state: &State, tenant: &str) -> Result<(Option<String>, usize), Status
             )
         });
     }
-    let name = rest.strip_prefix("agents/").unwrap_or("\0");
-    match state.agents.get(name) {
+    match rest
+        .strip_prefix("agents/")
+        .and_then(|name| state.agents.get(name))
+    {
         Some(&ix) => Ok((caller, ix)),
         None => Err(Status::not_found(format!(
             "no agent is served at tenant `{}`: tenants are agents/NAME",
