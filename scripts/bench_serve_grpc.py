@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Throughput of `a2a-sim serve --grpc-listen` (gRPC SendMessage over loopback).
+"""Throughput of `a2a-sim serve --grpc-listen` (gRPC SendMessage over loopback), against the
+official SDK's gRPC server.
 
     target/conformance-venv/bin/python scripts/bench_serve_grpc.py
     target/conformance-venv/bin/python scripts/bench_serve_grpc.py --duration 10 --concurrency 1,8,32
+    target/conformance-venv/bin/python scripts/bench_serve_grpc.py --only a2a-sim
 
 Run it from anywhere with a Python that has a2a-sdk 1.3.0 and grpcio (the pinned conformance
 virtualenv: conformance/venv.sh makes it). Without --bin it uses target/release/a2a-sim (build it
@@ -14,6 +16,11 @@ one client process: grpcio's asyncio API, one channel (one HTTP/2 connection), N
 at once (--concurrency, default 1, 4 and 16), each sending the next `SendMessage` (tenant
 `agents/echo`, metadata `x-a2a-sim-caller: load`) as soon as its answer is in. Every answer must
 be a task in TASK_STATE_COMPLETED. --warmup seconds are not counted, then --duration seconds are.
+
+The SDK rows: this script started again as `--serve-sdk READY`, a minimal agent on a2a-sdk 1.3.0
+(DefaultRequestHandler, InMemoryTaskStore, an AgentExecutor that completes every task at once
+with one text artifact) behind the SDK's GrpcHandler on a grpc.aio server, one process; the same
+client and requests (no tenant: the SDK serves one agent a port).
 Reported per row: requests/s, p50 and p99 latency, and the CPU of the server and of the client in
 % of one core (/proc/PID/stat). The client is Python: when its CPU is near 100 % it, not the
 server, is the limit, and the figure is a lower bound of what the server does.
@@ -50,17 +57,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def start(binary: str, work: Path) -> tuple[subprocess.Popen, str]:
+def start(binary: str, work: Path, sdk: bool) -> tuple[subprocess.Popen, str]:
     ready = work / "ready"
-    proc = subprocess.Popen(
+    command = (
+        [sys.executable, __file__, "--serve-sdk", str(ready)] if sdk else
         [binary, "serve", str(ROOT / "scripts/bench-serve.yaml"), "--listen", "127.0.0.1:0",
-         "--grpc-listen", "127.0.0.1:0", "--ready-file", str(ready), "--tick-ms", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+         "--grpc-listen", "127.0.0.1:0", "--ready-file", str(ready), "--tick-ms", "0"]
     )
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if ready.exists() and ready.read_text().endswith("\n"):
             addr = ready.read_text().strip()
+            if sdk:
+                return proc, addr
             card = json.load(urllib.request.urlopen(
                 f"http://{addr}/agents/echo/.well-known/agent-card.json", timeout=5))
             grpc_url = next(i["url"] for i in card["supportedInterfaces"] if i["protocolBinding"] == "GRPC")
@@ -70,7 +80,54 @@ def start(binary: str, work: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit(2)
 
 
-async def drive(url: str, concurrency: int, warmup: float, duration: float) -> tuple[int, list[float], float]:
+def serve_sdk(ready_file: str) -> int:
+    from a2a.helpers import new_task_from_user_message, new_text_part
+    from a2a.server.agent_execution import AgentExecutor, RequestContext
+    from a2a.server.events import EventQueue
+    from a2a.server.request_handlers import DefaultRequestHandler, GrpcHandler
+    from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+    from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+
+    class Done(AgentExecutor):
+        async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+            task = context.current_task or new_task_from_user_message(context.message)
+            await event_queue.enqueue_event(task)
+            updater = TaskUpdater(event_queue, task.id, task.context_id)
+            await updater.add_artifact([new_text_part("done")], name="result")
+            await updater.complete()
+
+        async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+            raise NotImplementedError("the benchmark never cancels")
+
+    async def main() -> None:
+        server = grpc.aio.server()
+        port = server.add_insecure_port("127.0.0.1:0")
+        card = AgentCard(
+            name="done", description="Completes every task at once", version="1.0.0",
+            supported_interfaces=[AgentInterface(url=f"127.0.0.1:{port}", protocol_binding="GRPC",
+                                                 protocol_version="1.0")],
+            capabilities=AgentCapabilities(streaming=False, push_notifications=False),
+            default_input_modes=["text/plain"], default_output_modes=["text/plain"],
+            skills=[AgentSkill(id="done", name="Done", description="Completes", tags=["bench"])],
+        )
+        handler = DefaultRequestHandler(agent_executor=Done(), task_store=InMemoryTaskStore(), agent_card=card)
+        a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), server)
+        await server.start()
+        tmp = ready_file + ".tmp"
+        Path(tmp).write_text(f"127.0.0.1:{port}\n")
+        os.replace(tmp, ready_file)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await server.stop(1)
+
+    asyncio.run(main())
+    return 0
+
+
+async def drive(url: str, concurrency: int, warmup: float, duration: float, tenant: str) -> tuple[int, list[float], float]:
     metadata = (("x-a2a-sim-caller", "load"),)
     counter = iter(range(1 << 62))
     latencies: list[float] = []
@@ -88,7 +145,7 @@ async def drive(url: str, concurrency: int, warmup: float, duration: float) -> t
                 if sent >= end:
                     return
                 request = SendMessageRequest(
-                    tenant="agents/echo",
+                    tenant=tenant,
                     message=Message(message_id=f"b-{next(counter)}", role=Role.ROLE_USER,
                                     parts=[Part(text="ping")]),
                 )
@@ -111,17 +168,24 @@ def main() -> int:
     p.add_argument("--concurrency", default="1,4,16")
     p.add_argument("--warmup", type=float, default=1.0)
     p.add_argument("--duration", type=float, default=5.0)
+    p.add_argument("--only", choices=["a2a-sim", "a2a-sdk"])
+    p.add_argument("--serve-sdk", metavar="READY", help=argparse.SUPPRESS)
     args = p.parse_args()
-    print("| calls in flight | requests/s | p50 | p99 | server CPU | client CPU |")
-    print("|---:|---:|---:|---:|---:|---:|")
-    for n in [int(c) for c in args.concurrency.split(",")]:
+    if args.serve_sdk:
+        return serve_sdk(args.serve_sdk)
+    print("| server | calls in flight | requests/s | p50 | p99 | server CPU | client CPU |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    servers = [s for s in ("a2a-sim", "a2a-sdk") if args.only in (None, s)]
+    for label, n in [(s, int(c)) for s in servers for c in args.concurrency.split(",")]:
+        sdk = label == "a2a-sdk"
         work = Path(tempfile.mkdtemp(prefix="a2a-bench-grpc."))
-        proc, url = start(args.bin, work)
+        proc, url = start(args.bin, work, sdk)
         try:
             t0 = time.monotonic()
             s0, c0 = cpu_seconds(proc.pid), time.process_time()
             # CPU is over the whole row (warm-up too): the share, not the sum, is what counts.
-            done, lat, window = asyncio.run(drive(url, n, args.warmup, args.duration))
+            tenant = "" if sdk else "agents/echo"
+            done, lat, window = asyncio.run(drive(url, n, args.warmup, args.duration, tenant))
             wall = time.monotonic() - t0
             s1, c1 = cpu_seconds(proc.pid), time.process_time()
         finally:
@@ -133,7 +197,7 @@ def main() -> int:
                 proc.wait()
         lat.sort()
         pct = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")  # noqa: E731
-        print(f"| {n} | **{done / window:,.0f}** | {pct(0.5):.2f} ms | {pct(0.99):.2f} ms "
+        print(f"| {label} | {n} | **{done / window:,.0f}** | {pct(0.5):.2f} ms | {pct(0.99):.2f} ms "
               f"| {100 * (s1 - s0) / wall:.0f} % | {100 * (c1 - c0) / wall:.0f} % |", flush=True)
     return 0
 
