@@ -16,6 +16,7 @@ use crate::common::binary::{Run, a2a_sim_in, scratch, write};
 mod calls;
 mod discovery;
 mod logs;
+mod pushes;
 mod tokens;
 
 const STUB: &str = include_str!("real-agents/stub_agent.py");

@@ -31,6 +31,9 @@ A2A 1.0 (the default: a `supportedInterfaces` JSONRPC entry), `message/send` in 
               id) completes the task, its data echoing the ids it was sent. As the SDKs do, each
               earlier status message is moved into the task's `history`.
 
+Push configs (`CreateTaskPushNotificationConfig`, 0.3 `tasks/pushNotificationConfig/set`) are
+kept, and a task that has one is pushed to its URL before each later answer; with $STUB_NO_PUSH
+set they are refused (-32003).
 When $STUB_TAGS is set (comma-separated), the card has one skill with those tags.
 When $AUTH_TOKEN is set, every call to kyc carries it as `Authorization: Bearer`.
 When $STUB_PID_FILE is set, its pid is written there first. It logs a line per request (no
@@ -240,6 +243,7 @@ class Handler(BaseHTTPRequestHandler):
     sends = 0
     previous_trace = None  # mode late
     tasks = {}  # the stub's task id -> the Task it last answered
+    pushes = {}  # the stub's task id -> (webhook url, token)
 
     def log_message(self, format, *args):
         pass  # its default lines carry a clock
@@ -268,6 +272,9 @@ class Handler(BaseHTTPRequestHandler):
         rpc_id = request.get("id")
         method = "message/send" if self.protocol == "0.3" else "SendMessage"
         asked = request.get("method")
+        if asked in ("CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/set"):
+            self.push_config(rpc_id, request.get("params", {}))
+            return
         if asked in ("GetTask", "CancelTask", "tasks/get", "tasks/cancel"):
             self.about_task(rpc_id, asked, request.get("params", {}).get("id"))
             return
@@ -304,8 +311,30 @@ class Handler(BaseHTTPRequestHandler):
             forwarded = traceparent if self.mode != "no-trace" else None
             task = answer_send(message, forwarded, Handler.sends)
         Handler.tasks[task["id"]] = task
+        self.notify(task)
         result = to_v03(task) if self.protocol == "0.3" else {"task": task}
         self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "result": result})
+
+    def push_config(self, rpc_id, params):
+        """A push config for one of its tasks (refused with -32003 when $STUB_NO_PUSH is set)."""
+        if os.environ.get("STUB_NO_PUSH"):
+            error = {"code": -32003, "message": "push notifications are not supported"}
+            self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "error": error})
+            return
+        config = params.get("pushNotificationConfig", params)
+        say(f"push config for {params.get('taskId')}: {config.get('url')}")
+        Handler.pushes[params.get("taskId")] = (config.get("url"), config.get("token"))
+        self.reply(200, {"jsonrpc": "2.0", "id": rpc_id, "result": dict(params)})
+
+    def notify(self, task):
+        """The task's webhook, if it has a push config: sent before the answer, so every run
+        sees it at the same point."""
+        url, token = Handler.pushes.get(task["id"], (None, None))
+        if url:
+            body = to_v03(task) if self.protocol == "0.3" else {"task": task}
+            headers = {"Content-Type": "application/json", "X-A2A-Notification-Token": token or ""}
+            got = get_json(url, body, headers)
+            say(f"pushed {task['status']['state']} to {url}: {got}")
 
     def about_task(self, rpc_id, method, task_id):
         """GetTask / CancelTask of a task this stub answered (its last answer, as it stands)."""

@@ -131,6 +131,34 @@ impl<'s> World<'s> {
         }
     }
 
+    /// A webhook the real agent sent for its task, with the state it reports: recorded as a
+    /// push to the task's config (and handed on to its URL, as a scripted agent's push is).
+    /// `false`: the task has no push config, so the webhook is not one a2a-sim asked for.
+    pub fn external_push(&mut self, task: TaskIx, state: TaskState) -> bool {
+        let Some(url) = self.record.tasks[task].push().map(|p| p.url) else {
+            return false;
+        };
+        let tick = self.next_tick();
+        self.record.pushes.push(crate::record::Push {
+            tick,
+            task,
+            url,
+            state,
+        });
+        self.deliver_notification(task, url, tick, state);
+        true
+    }
+
+    /// The real agent refused the push config of the last step (`set_push_config`): the task
+    /// keeps none, the step did nothing, and the error says why.
+    pub fn external_push_refused(&mut self, task: TaskIx, code: ErrorCode, detail: String) {
+        self.record.tasks[task].set_push(None);
+        if let Some(last) = self.record.steps.last_mut() {
+            last.result = StepResult::Nothing;
+        }
+        self.error(code, detail, None);
+    }
+
     /// The last step, a request to a real agent, answered: its result shows the task as it is.
     pub fn external_step_answered(&mut self) {
         let Some(last) = self.record.steps.last_mut() else {

@@ -79,7 +79,8 @@ impl<'s> World<'s> {
         caller: Option<CallerIx>,
     ) -> bool {
         let card = &self.record.scenario.agents[agent];
-        if !card.card.push_notifications {
+        // A real agent answers for itself: the config goes on to it (see `external_push`).
+        if !card.card.push_notifications && card.external.is_none() {
             let detail = format!("`{}` does not support push notifications", card.name());
             self.error(ErrorCode::PushNotSupported, detail, None);
             return false;

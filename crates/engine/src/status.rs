@@ -178,7 +178,9 @@ impl<'s> World<'s> {
             t.messages.shrink_to_fit();
             t.artifacts.shrink_to_fit();
         }
-        if let Some(push) = t.push() {
+        // A real agent's task notifies as the agent does: its own webhooks (`external_push`).
+        let external = self.record.scenario.agents[t.agent()].external.is_some();
+        if let Some(push) = t.push().filter(|_| !external) {
             let url = push.url;
             self.record.pushes.push(Push {
                 tick,

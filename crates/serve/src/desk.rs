@@ -324,6 +324,11 @@ impl Desk {
                 .open(world, caller, agent, &task, version),
             Req::PushConfig(q) => self.configs.answer(world, &q),
             Req::Shutdown | Req::Agent(_) => return None,
+            // Only a run with real agents gives out webhook URLs (its pump takes these).
+            Req::Webhook { .. } => Answer::Error(Failure::new(
+                FailureKind::TaskNotFound,
+                "no push config of this server sends webhooks here",
+            )),
         };
         // A stream is paced event by event; any other answer waits for all of its idle time.
         let delay = match answer {

@@ -43,6 +43,12 @@ pub enum Req {
     Shutdown,
     /// What a real agent answered a2a-sim (a run with `external:` agents only).
     Agent(Box<Answered>),
+    /// A webhook a real agent sent for its task `task` (the task's index, from the path
+    /// a2a-sim gave it in the push config), with its JSON body.
+    Webhook {
+        task: usize,
+        body: Value,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

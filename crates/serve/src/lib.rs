@@ -32,6 +32,7 @@ mod state;
 mod stream_events;
 mod strict_json;
 mod subscriptions;
+mod webhook_in;
 mod webhooks;
 
 use std::net::SocketAddr;

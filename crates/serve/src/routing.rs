@@ -85,6 +85,9 @@ async fn route(state: &State, req: Request<Incoming>) -> Response<Body> {
         return misdirected(&why);
     }
     let full = req.uri().path().to_string();
+    if let Some(tail) = full.strip_prefix("/webhooks/") {
+        return super::webhook_in::webhook(state, tail, req).await;
+    }
     // `/as/CALLER/agents/NAME/...`: the caller named by the path, for clients that can send no
     // header (an agent under test that was given this URL).
     let (prefix_caller, path) = match full.strip_prefix("/as/") {

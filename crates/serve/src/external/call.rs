@@ -169,6 +169,40 @@ pub fn task_request(e: &Endpoint, id: u64, task_id: &str, cancel: bool) -> Vec<u
     .unwrap_or_default()
 }
 
+/// A push config for the agent's task `task_id` (1.0 `CreateTaskPushNotificationConfig`, 0.3
+/// `tasks/pushNotificationConfig/set`): its webhooks go to `url`, with `token`.
+pub fn push_config_request(
+    e: &Endpoint,
+    id: u64,
+    task_id: &str,
+    url: &str,
+    token: &str,
+) -> Vec<u8> {
+    let (method, params) = match e.v1 {
+        true => (
+            "CreateTaskPushNotificationConfig",
+            json!({"taskId": task_id, "url": url, "token": token}),
+        ),
+        false => (
+            "tasks/pushNotificationConfig/set",
+            json!({"taskId": task_id, "pushNotificationConfig": {"url": url, "token": token}}),
+        ),
+    };
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        .unwrap_or_default()
+}
+
+/// The state a webhook reports: a 1.0 `StreamResponse` (`task` or `statusUpdate`) or a 0.3
+/// Task (or status update event) as the body.
+pub fn pushed_state(body: &Value) -> Option<&str> {
+    let status = body
+        .get("statusUpdate")
+        .or_else(|| body.get("task"))
+        .unwrap_or(body)
+        .get("status")?;
+    status.get("state")?.as_str()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,5 +233,41 @@ mod tests {
         let card = br#"{"name":"x","url":"/rpc","protocolVersion":"0.3.0"}"#;
         let e = endpoint(card, "http://h:2/").unwrap();
         assert_eq!((e.url.as_str(), e.v1), ("http://h:2/rpc", false));
+    }
+
+    #[test]
+    fn a_webhook_says_its_state_in_either_version() {
+        let v1 =
+            json!({"statusUpdate": {"taskId": "t", "status": {"state": "TASK_STATE_COMPLETED"}}});
+        assert_eq!(pushed_state(&v1), Some("TASK_STATE_COMPLETED"));
+        let task = json!({"task": {"id": "t", "status": {"state": "TASK_STATE_FAILED"}}});
+        assert_eq!(pushed_state(&task), Some("TASK_STATE_FAILED"));
+        let v03 = json!({"id": "t", "kind": "task", "status": {"state": "completed"}});
+        assert_eq!(pushed_state(&v03), Some("completed"));
+        assert_eq!(pushed_state(&json!({"hello": 1})), None);
+    }
+
+    #[test]
+    fn a_push_config_is_asked_as_each_version_names_it() {
+        let e = Endpoint {
+            url: "u".into(),
+            v1: true,
+            streaming: false,
+        };
+        let body: Value =
+            serde_json::from_slice(&push_config_request(&e, 3, "t1", "http://h/w", "k")).unwrap();
+        assert_eq!(body["method"], "CreateTaskPushNotificationConfig");
+        assert_eq!(
+            body["params"],
+            json!({"taskId": "t1", "url": "http://h/w", "token": "k"})
+        );
+        let e = Endpoint { v1: false, ..e };
+        let body: Value =
+            serde_json::from_slice(&push_config_request(&e, 3, "t1", "http://h/w", "k")).unwrap();
+        assert_eq!(body["method"], "tasks/pushNotificationConfig/set");
+        assert_eq!(
+            body["params"]["pushNotificationConfig"]["url"],
+            "http://h/w"
+        );
     }
 }

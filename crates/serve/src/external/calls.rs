@@ -10,7 +10,8 @@ use engine::world::World;
 
 use super::pump::{Pump, task_of_trace};
 use super::settle;
-use crate::job::{Job, Req};
+use crate::failure::{Failure, FailureKind};
+use crate::job::{Answer, Job, Reply, Req};
 
 impl Pump {
     /// The requests already waiting (an agent's calls made after it answered).
@@ -52,6 +53,18 @@ impl Pump {
         if let Req::Shutdown = job.req {
             // A signal: the server stops taking requests; the steps stop here.
             self.stopping = true;
+            return;
+        }
+        if let Req::Webhook { task, body } = &job.req {
+            let answer = match self.webhook(*task, body) {
+                Ok(()) => Answer::Value(serde_json::json!({})),
+                Err(why) => Answer::Error(Failure::new(FailureKind::TaskNotFound, why)),
+            };
+            self.desk.notify(&self.world, None);
+            let _ = job.reply.send(Reply {
+                answer,
+                delay: std::time::Duration::ZERO,
+            });
             return;
         }
         let mut unattributed = None;

@@ -15,6 +15,7 @@ mod calls;
 pub(crate) mod client;
 mod process;
 mod pump;
+mod push;
 mod settle;
 mod start;
 mod wire;

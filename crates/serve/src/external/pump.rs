@@ -22,8 +22,8 @@ use crate::job::{Job, Req};
 
 /// The agent's own ids of one of its tasks, kept at the edge (never reported).
 #[derive(Default, Clone)]
-struct Theirs {
-    task_id: Option<String>,
+pub(super) struct Theirs {
+    pub(super) task_id: Option<String>,
     context_id: Option<String>,
     /// The agent messages of its history already recorded (an answer repeats them).
     history_seen: usize,
@@ -36,7 +36,7 @@ pub(super) struct Pump {
     pub(super) tx: Sender<Job>,
     pub(super) handle: tokio::runtime::Handle,
     pub(super) live: Vec<Live>,
-    theirs: std::collections::BTreeMap<TaskIx, Theirs>,
+    pub(super) theirs: std::collections::BTreeMap<TaskIx, Theirs>,
     /// The task of each real agent with a2a-sim's request in flight.
     pub(super) in_flight: Option<TaskIx>,
     pub(super) first_agent_caller: usize,
@@ -140,7 +140,7 @@ impl Pump {
         }
     }
 
-    fn live_of(&self, agent: AgentIx) -> Option<usize> {
+    pub(super) fn live_of(&self, agent: AgentIx) -> Option<usize> {
         self.live.iter().position(|l| l.agent == agent)
     }
 
@@ -169,6 +169,15 @@ impl Pump {
             } if external_task(&self.world, *caller, task).is_some() => {
                 if let Some(task) = self.run_step(step) {
                     self.send(task, message.text.as_str(), message.data(), false);
+                }
+            }
+            // A push config on a real agent's task goes on to the agent, with a2a-sim's own
+            // webhook URL: what it then sends is recorded as the task's pushes.
+            Step::SetPushConfig {
+                caller, task, push, ..
+            } if external_task(&self.world, *caller, task).is_some() => {
+                if let Some(task) = self.run_step(step) {
+                    self.set_push(task, push.token.expose());
                 }
             }
             // A get or a cancel of a real agent's task is asked of the agent too, by its own id:
@@ -260,7 +269,7 @@ impl Pump {
 
     /// Makes one request of the agent for `task` on the runtime and answers the agent's calls
     /// until its answer comes.
-    fn exchange(
+    pub(super) fn exchange(
         &mut self,
         task: TaskIx,
         endpoint: &wire::Endpoint,

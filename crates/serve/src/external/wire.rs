@@ -8,7 +8,10 @@ use engine::lifecycle::TaskState;
 
 use crate::message::canonical;
 
-pub use super::call::{Endpoint, Outgoing, endpoint, send_request, skill_tags, task_request};
+pub use super::call::{
+    Endpoint, Outgoing, endpoint, push_config_request, pushed_state, send_request, skill_tags,
+    task_request,
+};
 
 /// One thing the agent reported for its task, in the order the report records them.
 #[derive(Debug, Clone, PartialEq)]
