@@ -9,22 +9,22 @@ use crate::ix::{Ix, ix32};
 use crate::lifecycle::TaskState;
 use crate::symbols::Sym;
 
+/// What a step noted: its driver step, what it says, and the task it is about. A [`Warning`] is
+/// one; an [`ErrorRecord`] is one with its code.
 #[derive(Debug, Clone)]
-pub struct ErrorRecord {
-    /// See [`ErrorRecord::step`].
+pub struct Note {
+    /// See [`Note::step`].
     step: u32,
-    pub code: ErrorCode,
     /// Boxed to its length (see [`Denial`]'s).
     pub detail: Box<str>,
-    /// See [`ErrorRecord::task`].
+    /// See [`Note::task`].
     task: Option<Ix>,
 }
 
-impl ErrorRecord {
-    pub fn new(step: usize, code: ErrorCode, detail: Box<str>, task: Option<TaskIx>) -> Self {
-        ErrorRecord {
+impl Note {
+    pub fn new(step: usize, detail: Box<str>, task: Option<TaskIx>) -> Self {
+        Note {
             step: ix32(step),
-            code,
             detail,
             task: task.map(Ix::new),
         }
@@ -35,7 +35,8 @@ impl ErrorRecord {
         self.step as usize
     }
 
-    /// The task a handler error or a refused push config is about (never one the caller may not see).
+    /// The task it is about: for an error, a handler error or a refused push config (never one
+    /// the caller may not see).
     pub fn task(&self) -> Option<TaskIx> {
         self.task.map(Ix::get)
     }
@@ -43,32 +44,30 @@ impl ErrorRecord {
 
 /// Something worth a look that is no error: a real agent's call a2a-sim could not tie to one of
 /// its tasks, say. The report lists them after the errors.
+pub type Warning = Note;
+
+/// An error of the run: its code, and the note that says where and why (`detail`, `step()`,
+/// `task()` read through it).
 #[derive(Debug, Clone)]
-pub struct Warning {
-    /// See [`Warning::step`].
-    step: u32,
-    pub detail: Box<str>,
-    /// See [`Warning::task`].
-    task: Option<Ix>,
+pub struct ErrorRecord {
+    pub code: ErrorCode,
+    note: Note,
 }
 
-impl Warning {
-    pub fn new(step: usize, detail: Box<str>, task: Option<TaskIx>) -> Self {
-        Warning {
-            step: ix32(step),
-            detail,
-            task: task.map(Ix::new),
+impl ErrorRecord {
+    pub fn new(step: usize, code: ErrorCode, detail: Box<str>, task: Option<TaskIx>) -> Self {
+        ErrorRecord {
+            code,
+            note: Note::new(step, detail, task),
         }
     }
+}
 
-    /// 1-based driver step.
-    pub fn step(&self) -> usize {
-        self.step as usize
-    }
+impl std::ops::Deref for ErrorRecord {
+    type Target = Note;
 
-    /// The task it is about, if any.
-    pub fn task(&self) -> Option<TaskIx> {
-        self.task.map(Ix::get)
+    fn deref(&self) -> &Note {
+        &self.note
     }
 }
 

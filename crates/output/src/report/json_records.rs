@@ -70,27 +70,25 @@ pub(super) fn delivery(w: &Record, o: &mut Out, d: &engine::delivery::Delivery) 
 }
 
 pub(super) fn error(o: &mut Out, e: &ErrorRecord) {
-    o.open_object();
-    key!(o, "step");
-    o.u64(e.step() as u64);
-    key!(o, "code");
-    o.plain(e.code.as_str());
-    key!(o, "detail");
-    o.str(&e.detail);
-    if let Some(t) = e.task() {
-        key!(o, "task");
-        task_id(o, t);
-    }
-    o.close_object();
+    noted(o, e.step(), Some(e.code.as_str()), &e.detail, e.task());
 }
 
-pub(super) fn warning(o: &mut Out, e: &engine::record::Warning) {
+pub(super) fn warning(o: &mut Out, w: &engine::record::Warning) {
+    noted(o, w.step(), None, &w.detail, w.task());
+}
+
+/// An error (with its code) or a warning: `{step, code?, detail, task?}`.
+fn noted(o: &mut Out, step: usize, code: Option<&'static str>, detail: &str, task: Option<usize>) {
     o.open_object();
     key!(o, "step");
-    o.u64(e.step() as u64);
+    o.u64(step as u64);
+    if let Some(code) = code {
+        key!(o, "code");
+        o.plain(code);
+    }
     key!(o, "detail");
-    o.str(&e.detail);
-    if let Some(t) = e.task() {
+    o.str(detail);
+    if let Some(t) = task {
         key!(o, "task");
         task_id(o, t);
     }
