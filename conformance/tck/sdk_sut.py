@@ -1,6 +1,7 @@
 """The official a2a-python SDK server (the pinned a2a-sdk of conformance/requirements.txt) as the
-TCK's system under test, on JSON-RPC and HTTP+JSON: what `conformance/tck/run.sh --sdk` runs the
-suite against, so that each expected failure of `a2a-sim serve` can be checked to be one the
+TCK's system under test, on JSON-RPC, HTTP+JSON and gRPC (the SDK's GrpcHandler on a grpc.aio
+server, a port of its own chosen by the system): what `conformance/tck/run.sh --sdk` runs the suite
+against, so that each expected failure of `a2a-sim serve` can be checked to be one the
 SDK's own server has too.
 
 Its agent does what the TCK's own SUT does (the TCK's sut/a2a-python, generated from its
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+import grpc
 import httpx
 import uvicorn
 from google.protobuf import json_format
@@ -24,7 +26,7 @@ from starlette.applications import Starlette
 from a2a.helpers.proto_helpers import new_task_from_user_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.request_handlers import DefaultRequestHandler, GrpcHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
 from a2a.server.routes.rest_routes import create_rest_routes
 from a2a.server.tasks import InMemoryTaskStore
@@ -33,6 +35,7 @@ from a2a.server.tasks.inmemory_push_notification_config_store import (
     InMemoryPushNotificationConfigStore,
 )
 from a2a.server.tasks.task_updater import TaskUpdater
+from a2a.types import a2a_pb2_grpc
 from a2a.types.a2a_pb2 import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Part
 from a2a.utils.errors import A2AError
 
@@ -117,7 +120,7 @@ class TckExecutor(AgentExecutor):
             await TaskUpdater(event_queue, context.task_id, context.context_id).cancel()
 
 
-def card(base: str) -> AgentCard:
+def card(base: str, grpc_addr: str) -> AgentCard:
     return AgentCard(
         name="a2a-python SDK server for the TCK",
         description="The official SDK server, the reference the TCK's findings are checked on",
@@ -125,6 +128,7 @@ def card(base: str) -> AgentCard:
         supported_interfaces=[
             AgentInterface(url=base, protocol_binding="JSONRPC", protocol_version="1.0"),
             AgentInterface(url=base + REST, protocol_binding="HTTP+JSON", protocol_version="1.0"),
+            AgentInterface(url=grpc_addr, protocol_binding="GRPC", protocol_version="1.0"),
         ],
         capabilities=AgentCapabilities(streaming=True, push_notifications=True),
         default_input_modes=["text"],
@@ -138,7 +142,9 @@ async def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--ready-file", required=True)
     args = parser.parse_args()
-    agent_card = card(f"http://127.0.0.1:{args.port}")
+    grpc_server = grpc.aio.server()
+    grpc_port = grpc_server.add_insecure_port("127.0.0.1:0")
+    agent_card = card(f"http://127.0.0.1:{args.port}", f"127.0.0.1:{grpc_port}")
     configs = InMemoryPushNotificationConfigStore()
     async with httpx.AsyncClient() as client:
         handler = DefaultRequestHandler(
@@ -158,6 +164,8 @@ async def main() -> None:
             Starlette(routes=routes), host="127.0.0.1", port=args.port, log_level="warning"
         )
         server = uvicorn.Server(config)
+        a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), grpc_server)
+        await grpc_server.start()
         serving = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.05)
