@@ -10,15 +10,15 @@
 #                                   # pinned a2a-sdk): every failure marked `sdk` below must
 #                                   # fail there too
 #
-# TCK_TRANSPORTS: space-separated TCK transport names, default "jsonrpc http_json". The TCK also
-# knows `grpc`: add it once serve lists a GRPC interface on its card (the gRPC binding is being
-# added beside this script). TCK_TIMEOUT: seconds for one suite run (default 300).
-# A2A_SIM: the binary (default: a release build).
+# TCK_TRANSPORTS: space-separated TCK transport names, default "jsonrpc http_json grpc" (serve
+# runs with --grpc-listen, so its card lists a GRPC interface; so does the SDK server's).
+# TCK_TIMEOUT: seconds for one suite run (default 300). A2A_SIM: the binary (default: a release
+# build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
-transports=${TCK_TRANSPORTS:-jsonrpc http_json}
+transports=${TCK_TRANSPORTS:-jsonrpc http_json grpc}
 timeout_s=${TCK_TIMEOUT:-300}
 with_sdk=0
 [ "${1:-}" = "--sdk" ] && with_sdk=1
@@ -48,6 +48,7 @@ fi
 EXPECTED=$(
   cat <<'EOF'
 sdk|test_must_requirement[CORE-SEND-003-|TCK bug: CORE-SEND-003 wants ContentTypeNotSupportedError, but the runner that checks it has no expected error for it and counts that (correct) error as a failure
+sdk|TestGrpcStatusCodes::test_version_not_supported_returns_unimplemented|the TCK holds VersionNotSupportedError to gRPC UNIMPLEMENTED (the 1.0.0 table of section 5.4); 1.0.1 maps it to FAILED_PRECONDITION, as serve and the official SDK's gRPC handler do
 sdk|TestRestFormat::test_response_content_type|the TCK holds HTTP+JSON answers to application/json (the 1.0.0 text of section 11.1); serve labels them application/a2a+json, the binding's media type, as the official SDK server does
 scenario|TestFileArtifact::test_task_has_file_artifact[|the TCK picks its SUT's behaviour by messageId prefix and sends one text for every artifact kind; scripted handlers branch on text, and make text and data parts only
 scenario|TestFileUrlArtifact::test_task_has_file_url_artifact[|as above: a file URL artifact
@@ -97,14 +98,15 @@ stop_servers() {
 trap stop_servers EXIT
 
 "$A2A_SIM" serve conformance/tck/tck-serve.yaml --listen 127.0.0.1:0 --ready-file "$out/serve.ready" \
-  --root-agent tck-agent --default-caller tck --allow-loopback-push >"$out/serve.log" 2>&1 &
+  --grpc-listen 127.0.0.1:0 --root-agent tck-agent --default-caller tck --allow-loopback-push >"$out/serve.log" 2>&1 &
 pids+=($!)
 addr=$(wait_ready "$out/serve.ready" "${pids[-1]}") || { cat "$out/serve.log" >&2; exit 1; }
 run_suite serve "$addr"
 
 if [ "$with_sdk" = 1 ]; then
-  sdk_venv="${REAL_AGENT_VENV:-$root/target/real-agent-venv}"
-  make_venv "$sdk_venv" examples/real-agent/requirements.txt examples/real-agent/constraints.txt
+  # the conformance venv: the pinned a2a-sdk with its gRPC extra, starlette and uvicorn
+  conformance_venv
+  sdk_venv="$CONFORMANCE_VENV"
   port=$("$sdk_venv/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   "$sdk_venv/bin/python" conformance/tck/sdk_sut.py --port "$port" --ready-file "$out/sdk.ready" \
     >"$out/sdk-server.log" 2>&1 &
@@ -121,18 +123,19 @@ out, with_sdk = sys.argv[1], sys.argv[2] == "1"
 expected = [line.split("|", 2) for line in os.environ["EXPECTED"].splitlines() if line.strip()]
 
 def results(name):
-    failed, passed, skipped = [], [], collections.Counter()
+    failed, passed, skipped, skipped_nodes = [], [], collections.Counter(), []
     for case in ET.parse(f"{out}/{name}.xml").iter("testcase"):
         node = f"{case.get('classname', '')}::{case.get('name', '')}"
         if case.find("failure") is not None or case.find("error") is not None:
             failed.append(node)
         elif (s := case.find("skipped")) is not None:
             skipped[(s.get("message") or "").split("\n")[0][:120]] += 1
+            skipped_nodes.append(node)
         else:
             passed.append(node)
-    return failed, passed, skipped
+    return failed, passed, skipped, skipped_nodes
 
-failed, passed, skipped = results("serve")
+failed, passed, skipped, skipped_nodes = results("serve")
 bad = False
 for node in failed:
     hit = next((e for e in expected if e[1] in node), None)
@@ -149,13 +152,34 @@ for kind, pattern, _ in expected:
 for why, n in skipped.most_common():
     print(f"tck: skipped {n}: {why}")
 if with_sdk:
-    sdk_failed, _, _ = results("sdk")
+    sdk_failed, _, _, _ = results("sdk")
     for kind, pattern, why in expected:
         if kind == "sdk" and not any(pattern in n for n in sdk_failed):
             print(f"tck: marked `sdk` but the SDK server passes it: {pattern}")
             bad = True
     for node in sdk_failed:
         print(f"tck: the SDK server fails: {node}")
+def transport_of(node):
+    """The transport a test ran on: its parameter, its name's suffix or its folder."""
+    module, _, name = node.partition("::")
+    base, _, param = name.partition("[")
+    for t, spellings in (("jsonrpc", ["jsonrpc"]), ("http_json", ["http_json", "rest"]), ("grpc", ["grpc"])):
+        for w in spellings:
+            if param == w + "]" or param.endswith(f"-{w}]") or base.endswith("_" + w) or f".{w}." in module:
+                return t
+            if w == "rest" and ".TestRest" in module:
+                return t
+    return "any binding"
+
+by = collections.defaultdict(lambda: [0, 0, 0, 0])
+for node in passed:
+    by[transport_of(node)][0] += 1
+for node in failed:
+    by[transport_of(node)][1 if any(e[1] in node for e in expected) else 2] += 1
+for node in skipped_nodes:
+    by[transport_of(node)][3] += 1
+for t, (p, x, u, s) in sorted(by.items()):
+    print(f"tck: serve over {t}: {p} passed, {x} failed as expected, {u} failed unexpectedly, {s} skipped")
 print(f"tck: serve: {len(passed)} passed, {len(failed)} failed, all failures expected: {not bad}")
 sys.exit(1 if bad else 0)
 PY
