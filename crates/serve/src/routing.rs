@@ -3,8 +3,6 @@
 //! at the agent's root, HTTP+JSON on its routes) with the request's trace id in scope; each
 //! request counted for `--exit-after` and `--idle-exit`.
 
-use std::sync::atomic::Ordering;
-
 use bytes::Bytes;
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response};
@@ -66,17 +64,10 @@ pub(super) fn card_body(
 }
 
 pub(super) async fn handle(state: &State, req: Request<Incoming>) -> Response<Body> {
-    state
-        .last
-        .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+    state.touch();
     let r = route(state, req).await;
-    state
-        .last
-        .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
-    let n = state.served.fetch_add(1, Ordering::SeqCst) + 1;
-    if state.exit_after.is_some_and(|limit| n >= limit) {
-        state.stop.notify_one();
-    }
+    state.touch();
+    state.served_one();
     r
 }
 

@@ -57,6 +57,25 @@ tokio::task_local! {
     pub(super) static TRACE: Option<u128>;
 }
 
+impl State {
+    /// Marks activity now: `--idle-exit` counts from the last request's start or end.
+    pub(super) fn touch(&self) {
+        let now = self.start.elapsed().as_millis() as u64;
+        self.last.store(now, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts a request served; the one `--exit-after` allows last stops the server.
+    pub(super) fn served_one(&self) {
+        let n = self
+            .served
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            + 1;
+        if self.exit_after.is_some_and(|limit| n >= limit) {
+            self.stop.notify_one();
+        }
+    }
+}
+
 pub(super) async fn ask(state: &State, req: Req) -> Answer {
     let (reply, answer) = tokio::sync::oneshot::channel();
     let sent = match state.tx.lock() {

@@ -4,7 +4,6 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::task::{Context, Poll};
 
 use prost::Message;
@@ -74,17 +73,10 @@ impl Agents {
         request: Request<M>,
     ) -> Result<(Answer, Value), Status> {
         let state = &*self.0;
-        state
-            .last
-            .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
+        state.touch();
         let answer = self.answer(op, name, request).await;
-        state
-            .last
-            .store(state.start.elapsed().as_millis() as u64, Ordering::Relaxed);
-        let n = state.served.fetch_add(1, Ordering::SeqCst) + 1;
-        if state.exit_after.is_some_and(|limit| n >= limit) {
-            state.stop.notify_one();
-        }
+        state.touch();
+        state.served_one();
         answer
     }
 
