@@ -152,7 +152,7 @@ pub(super) enum Command {
         #[arg(long, value_name = "JWKS", requires = "verify")]
         keys: Option<PathBuf>,
     },
-    /// Serve every agent of a scenario as a real A2A server (JSON-RPC and HTTP+JSON) on localhost.
+    /// Serve every agent of a scenario as a real A2A server (JSON-RPC, HTTP+JSON, gRPC) on localhost.
     #[cfg(feature = "serve")]
     Serve {
         file: PathBuf,
