@@ -39,21 +39,43 @@ pub fn has_real_agents(scenario: &Scenario) -> bool {
     scenario.agents.iter().any(|a| a.external.is_some())
 }
 
-/// Runs a scenario with real agents; the scenario lives as long as the process (its world
-/// borrows it from the threads that served it).
-#[cfg(feature = "serve")]
-/// Why a run could not be made is a message of several lines (an agent's log quoted, indented):
-/// show it with [`crate::escape::lines`].
-pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
-    run_real_logged(scenario).map(|(world, _)| world)
+/// How a finished run's memory goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Teardown {
+    Drop,
+    /// The process ends right after: leave the memory to the OS instead of freeing a run's
+    /// every task and string one by one (2 % of a 100,000-step run).
+    Leak,
 }
 
-/// [`run_real`], with each started agent's log `(agent, file)` when the logs are kept
-/// (`--agent-logs`, or an agent that exited, timed out or broke the protocol).
-#[cfg(feature = "serve")]
-pub fn run_real_logged(
+/// The one way the binary runs a scenario to its end: in process, recording `streams`, or —
+/// when it has real agents (`external:`) — with them started, served the scripted agents and
+/// driven over the wire. `then` reads the finished world, with each started agent's log
+/// `(agent, file)` when the logs were kept (`--agent-logs`, or an agent that exited, timed out
+/// or broke the protocol). `Err`: a real agent could not be started or reached (a message of
+/// several lines, an agent's log quoted: show it with [`crate::escape::lines`]).
+pub fn run<T>(
     scenario: Scenario,
-) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
+    streams: crate::engine::world::RecordStreams,
+    teardown: Teardown,
+    then: impl FnOnce(&World<'_>, &[(String, PathBuf)]) -> T,
+) -> Result<T, Error> {
+    if has_real_agents(&scenario) {
+        // The world of a real run keeps its scenario for as long as the process lives.
+        let (world, logs) = run_real(scenario)?;
+        return Ok(then(&world, &logs));
+    }
+    let world = crate::engine::world::run_recording(&scenario, streams);
+    let result = then(&world, &[]);
+    if teardown == Teardown::Leak {
+        std::mem::forget(world);
+        std::mem::forget(scenario);
+    }
+    Ok(result)
+}
+
+#[cfg(feature = "serve")]
+fn run_real(scenario: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
     let flags = REAL.get().cloned().unwrap_or(RealAgentArgs {
         agent_logs: None,
         agent_timeout: 30,
@@ -72,12 +94,7 @@ pub fn run_real_logged(
 }
 
 #[cfg(not(feature = "serve"))]
-pub fn run_real(scenario: Scenario) -> Result<World<'static>, Error> {
-    run_real_logged(scenario).map(|(world, _)| world)
-}
-
-#[cfg(not(feature = "serve"))]
-pub fn run_real_logged(_: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
+fn run_real(_: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
     Err(Error::Input(
         "this scenario has real agents (`external:`), which need a2a-sim built with the `serve` feature".into(),
     ))

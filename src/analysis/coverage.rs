@@ -329,12 +329,24 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> Res
     let mut cov = Coverage::default();
     let mut status = Status::Success;
     for f in &files {
-        match crate::scenario::loader::Load::file(f).scenario() {
-            Ok(s) => cov.add(&f.display().to_string(), &crate::engine::world::run(&s)),
+        let scenario = match crate::scenario::loader::Load::file(f).scenario() {
+            Ok(s) => s,
             Err(e) => {
                 eprintln!("{e}");
                 status = Status::InputErrors;
+                continue;
             }
+        };
+        let name = f.display().to_string();
+        let ran = crate::running::run(
+            scenario,
+            crate::engine::world::RecordStreams::All,
+            crate::running::Teardown::Drop,
+            |w, _| cov.add(&name, w),
+        );
+        if let Err(e) = ran {
+            eprintln!("{name}: {e}");
+            status = Status::InputErrors;
         }
     }
     if status != Status::Success {

@@ -32,15 +32,6 @@ impl std::convert::From<Result<std::io::Result<()>, Problem>> for Done {
     }
 }
 
-/// How a rendered file's scenario and run end.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Teardown {
-    Drop,
-    /// The process ends right after: leave the memory to the OS instead of freeing a run's
-    /// every task and string one by one (2 % of a 100,000-step run).
-    Leak,
-}
-
 pub(super) fn render(
     file: &std::path::Path,
     overrides: &[Override],
@@ -48,38 +39,31 @@ pub(super) fn render(
     version: A2aVersion,
     layout: Layout,
     out: &mut dyn Write,
-    teardown: Teardown,
+    teardown: crate::running::Teardown,
 ) -> Result<std::io::Result<()>, Problem> {
     let scenario = load_for_run(file, overrides).map_err(Problem::Load)?;
-    if crate::running::has_real_agents(&scenario) {
-        // Real agents in the loop: exit 2 when one cannot be started or reached.
-        let (world, logs) = crate::running::run_real_logged(scenario).map_err(|e| match e {
-            crate::error::Error::Input(m) => Problem::Export(format!("{}: {m}", file.display())),
-            e => Problem::Export(format!("{}: {e}", file.display())),
-        })?;
-        let written = write(&world.record, file, format, version, layout, out)?;
-        // The table is read by a person: it says where the agents' logs were kept (the machine
-        // formats stay the same bytes on every run).
-        if format == Format::Table && !logs.is_empty() && written.is_ok() {
-            let mut text = String::from("\nreal agents' logs\n");
-            for (agent, path) in &logs {
-                text.push_str(&format!("  {agent}: {}\n", path.display()));
-            }
-            return Ok(out.write_all(text.as_bytes()));
-        }
-        return Ok(written);
-    }
     let streams = match format {
         Format::A2aStream | Format::A2aStreamJsonRpc => world::RecordStreams::All,
         _ => world::RecordStreams::StreamSteps,
     };
-    let world = world::run_recording(&scenario, streams);
-    let written = write(&world.record, file, format, version, layout, out);
-    if teardown == Teardown::Leak {
-        std::mem::forget(world);
-        std::mem::forget(scenario);
-    }
-    written
+    let ran = crate::running::run(scenario, streams, teardown, |world, logs| {
+        let written = write(&world.record, file, format, version, layout, out)?;
+        // With real agents, the table — read by a person — says where their logs were kept
+        // (the machine formats stay the same bytes on every run).
+        if format == Format::Table && !logs.is_empty() && written.is_ok() {
+            let mut text = String::from("\nreal agents' logs\n");
+            for (agent, path) in logs {
+                text.push_str(&format!("  {agent}: {}\n", path.display()));
+            }
+            return Ok(out.write_all(text.as_bytes()));
+        }
+        Ok(written)
+    });
+    // A real agent that cannot be started or reached: exit 2, naming the file.
+    ran.map_err(|e| match e {
+        crate::error::Error::Input(m) => Problem::Export(format!("{}: {m}", file.display())),
+        e => Problem::Export(format!("{}: {e}", file.display())),
+    })?
 }
 
 /// Renders a run's record in `format`: every renderer reads the record (and the scenario it holds).
@@ -151,9 +135,9 @@ pub(super) fn run(
     if jobs <= 1 || files.len() <= 1 {
         // Straight to stdout as it is rendered.
         let teardown = if files.len() == 1 {
-            Teardown::Leak
+            crate::running::Teardown::Leak
         } else {
-            Teardown::Drop
+            crate::running::Teardown::Drop
         };
         for file in &files {
             let r = render(file, overrides, format, version, layout, &mut out, teardown);
@@ -176,7 +160,7 @@ pub(super) fn run(
                 version,
                 layout,
                 &mut buf,
-                Teardown::Drop,
+                crate::running::Teardown::Drop,
             ) {
                 // Writing into a buffer does not fail.
                 Ok(_) => Done::Buffered(buf),

@@ -87,28 +87,37 @@ fn render(scenario: &Scenario, faults: &Faults) -> (Vec<u8>, Option<Violation>) 
     (out, violation)
 }
 
-/// A run of a scenario with real agents under `faults`, the file loaded afresh: the world, or
-/// why there is none (an agent that did not start is a violation of its own).
-pub fn real_world(src: Source, faults: &Faults) -> Result<World<'static>, String> {
+/// A run of a scenario with real agents under `faults`, the file loaded afresh: what `then`
+/// reads of the finished world, or why there is none (an agent that did not start is a
+/// violation of its own).
+pub fn real_run<T>(
+    src: Source,
+    faults: &Faults,
+    then: impl FnOnce(&World<'_>) -> T,
+) -> Result<T, String> {
     let mut scenario = crate::scenario::loader::Load::file(src.path)
         .overrides(src.overrides)
         .load()
         .map_err(|e| e.to_string())?
         .scenario;
     scenario.faults = faults.clone();
-    crate::running::run_real(scenario).map_err(|e| e.to_string())
+    crate::running::run(
+        scenario,
+        crate::engine::world::RecordStreams::StreamSteps,
+        crate::running::Teardown::Drop,
+        |w, _| then(w),
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn render_real(src: Source, faults: &Faults) -> (Vec<u8>, Option<Violation>) {
-    match real_world(src, faults) {
-        Ok(w) => {
-            let mut out = Vec::with_capacity(4096);
-            let _ = crate::report::json::write(&w, &mut out);
-            let violation = invariants(&w).or_else(|| always(&w));
-            (out, violation)
-        }
-        Err(e) => (Vec::new(), Some(invariant("agent_started", e))),
-    }
+    let ran = real_run(src, faults, |w| {
+        let mut out = Vec::with_capacity(4096);
+        let _ = crate::report::json::write(w, &mut out);
+        let violation = invariants(w).or_else(|| always(w));
+        (out, violation)
+    });
+    ran.unwrap_or_else(|e| (Vec::new(), Some(invariant("agent_started", e))))
 }
 
 /// The engine's invariants on a finished run.

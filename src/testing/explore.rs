@@ -13,7 +13,7 @@ use crate::engine::world;
 use crate::error::Status;
 use crate::scenario::loader;
 use crate::scenario::overrides::Override;
-use crate::testing::check::{Rule, Source, Violation, check_with, real_world};
+use crate::testing::check::{Rule, Source, Violation, check_with, real_run};
 use crate::testing::schedule::{Inputs, fault_json, fault_yaml};
 use crate::testing::shrink::shrink;
 
@@ -143,10 +143,9 @@ pub fn explore_from(
     let base = &scenario.faults;
     // Windows are drawn over the run's length: the file's own run (a real one with real agents).
     let (clock, requests) = match source {
-        Some(src) => match real_world(src, base) {
-            Ok(w) => (w.clock(), Some(w.tasks.len() as u64)),
-            Err(_) => (1, Some(1)),
-        },
+        Some(src) => {
+            real_run(src, base, |w| (w.clock(), Some(w.tasks.len() as u64))).unwrap_or((1, Some(1)))
+        }
         None => (
             world::run_recording(scenario, world::RecordStreams::StreamSteps).clock(),
             None,

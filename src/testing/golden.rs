@@ -85,21 +85,19 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
             return o;
         }
     };
-    if crate::running::has_real_agents(&scenario) {
-        // Real agents in the loop: the world keeps the scenario (see `running::run_real`).
-        return match crate::running::run_real(scenario) {
-            Ok(w) => compare(o, &w, &text, path, bless),
-            Err(e) => {
-                o.run_error = Some(match e {
-                    crate::error::Error::Input(m) => m,
-                    e => e.to_string(),
-                });
-                o
-            }
-        };
+    let ran = crate::running::run(
+        scenario,
+        world::RecordStreams::StreamSteps,
+        crate::running::Teardown::Drop,
+        |w, _| compare(&mut o, w, &text, path, bless),
+    );
+    if let Err(e) = ran {
+        o.run_error = Some(match e {
+            crate::error::Error::Input(m) => m,
+            e => e.to_string(),
+        });
     }
-    let w = world::run_recording(&scenario, world::RecordStreams::StreamSteps);
-    compare(o, &w, &text, path, bless)
+    o
 }
 
 /// The `expect` entries a run does not meet, each as `FILE:LINE:COL: expectation failed: …` (`text`
@@ -129,7 +127,7 @@ pub fn unmet_located(w: &world::World, text: &str, path: &Path) -> Vec<String> {
 }
 
 /// The run's report against the golden, and its `expect` entries.
-fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: bool) -> Outcome {
+fn compare(o: &mut Outcome, w: &world::World, text: &str, path: &Path, bless: bool) {
     let scenario = w.record.scenario;
     let mut actual = Vec::new();
     let _ = report_json::write(w, &mut actual);
@@ -137,14 +135,14 @@ fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: boo
     o.unmet = unmet_located(w, text, path);
     // `golden: false`: the expectations alone decide.
     if !scenario.golden {
-        return o;
+        return;
     }
     let golden = golden_path(path);
     let expected = crate::regular_file::read(&golden, crate::regular_file::SCENARIO_LIMIT)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).replace("\r\n", "\n"));
     if expected.as_deref() == Some(actual.as_str()) {
-        return o;
+        return;
     }
     if bless {
         match std::fs::write(&golden, &actual) {
@@ -162,7 +160,7 @@ fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: boo
                 ))
             }
         }
-        return o;
+        return;
     }
     match expected {
         None => o.missing_golden = true,
@@ -179,7 +177,6 @@ fn compare(mut o: Outcome, w: &world::World, text: &str, path: &Path, bless: boo
             o.first_difference = Some(first_difference(&expected, &actual));
         }
     }
-    o
 }
 
 /// The first line where a golden and the actual output differ.
