@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use a2a_sim::token::PrivateKey;
-use a2a_sim::token::mint::sign;
+use a2a_sim::token::sign;
 use serde_json::{Map, Value, json};
 
 mod cards;

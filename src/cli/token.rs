@@ -7,10 +7,10 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Status};
 use crate::protocol::timestamp::parse_rfc3339;
-use ::token::algorithm::DEFAULT_ALLOWED;
-use ::token::check::{Verdict, inspect};
-use ::token::mint::{act_claim, sign};
+use ::token::DEFAULT_ALLOWED;
 use ::token::{Alg, KeySet, PrivateKey, TokenPolicy};
+use ::token::{Verdict, inspect};
+use ::token::{act_claim, sign};
 
 #[derive(Debug, Subcommand)]
 pub enum TokenCommand {

@@ -236,7 +236,7 @@ fn no_key_file_makes_a_panic() {
 
 #[test]
 fn a_key_pinned_to_one_alg_verifies_only_that_one() {
-    use a2a_sim::token::{Alg, TokenPolicy, check::verify};
+    use a2a_sim::token::{Alg, TokenPolicy, verify};
     let rsa: Value = serde_json::from_str(
         &std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/keys/rsa.private.jwk.json"),
@@ -248,7 +248,7 @@ fn a_key_pinned_to_one_alg_verifies_only_that_one() {
     ps["alg"] = "PS256".into();
     let key = a2a_sim::token::PrivateKey::from_jwk(&ps, false).unwrap();
     let claims = serde_json::json!({"sub": "x", "exp": 1_767_229_200, "tenant": "acme", "classification": "public"});
-    let t = a2a_sim::token::mint::sign(&key, claims.as_object().unwrap()).unwrap();
+    let t = a2a_sim::token::sign(&key, claims.as_object().unwrap()).unwrap();
     let keys = a2a_sim::token::KeySet::from_jwks(
         &serde_json::from_str(
             &std::fs::read_to_string(

@@ -3,8 +3,8 @@
 //! refused without a panic.
 
 use a2a_sim::engine::token::VerifiedToken;
-use a2a_sim::token::check::verify;
-use a2a_sim::token::mint::sign;
+use a2a_sim::token::sign;
+use a2a_sim::token::verify;
 use a2a_sim::token::{Alg, KeySet, PrivateKey, TokenPolicy};
 use serde_json::{Map, Value, json};
 

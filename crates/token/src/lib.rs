@@ -4,17 +4,18 @@
 //! through `jsonwebtoken` (and `serde_jcs` for the canonical form); the engine sees it through
 //! [`engine::token::Tokens`] and [`engine::token::CardSigning`]. Depends on the engine only.
 
-pub mod algorithm;
+mod algorithm;
 pub mod card;
-pub mod check;
+mod check;
 mod keys;
-pub mod mint;
+mod mint;
 
 use engine::token::{Grant, Tokens, VerifiedToken};
 
-pub use algorithm::Alg;
-pub use check::{Check, Inspection, Verdict, inspect};
+pub use algorithm::{Alg, DEFAULT_ALLOWED, Family};
+pub use check::{Check, Inspection, Verdict, inspect, unverified_claims, verify};
 pub use keys::{KeyError, KeySet, PrivateKey};
+pub use mint::{act_claim, sign};
 
 pub use engine::token::{AGENT_LIFETIME_S, NESTED_LIFETIME_S};
 

@@ -2,7 +2,7 @@
 //! are located in its own file), `policy.card_keys` (a JWKS), and the signatures of `card` files,
 //! which must verify with those keys.
 
-use token::algorithm::Family;
+use token::Family;
 use token::card::{self, Check};
 use token::{KeySet, PrivateKey};
 

@@ -9,8 +9,8 @@ use crate::file::*;
 use crate::yaml::{self, Seg};
 use engine::scenario::*;
 use engine::token::Tokens;
-use token::algorithm::DEFAULT_ALLOWED;
-use token::check::unverified_claims;
+use token::DEFAULT_ALLOWED;
+use token::unverified_claims;
 use token::{Alg, KeyError, KeySet, PrivateKey, TokenPolicy, TokenService};
 
 use super::{Loader, Names};
