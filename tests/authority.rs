@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use a2a_sim::engine::push::{HostPattern, check_push_url};
-use a2a_sim::scenario::confusables::confusable;
+use a2a_sim::scenario::confusable;
 use a2a_sim::scenario::loader;
 use serde_json::Value;
 

@@ -495,7 +495,7 @@ fn common_one_agent_world_still_loads() {
 
 #[test]
 fn the_schema_describes_the_new_keys_as_the_loader_reads_them() {
-    let schema = a2a_sim::scenario::schema::scenario_schema();
+    let schema = a2a_sim::scenario::scenario_schema();
     let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
     let doc = |text: &str| a2a_sim::scenario::yaml::parse_value(text).unwrap();
     let good = world(

@@ -11,7 +11,7 @@ use crate::corpus;
 use crate::error::Error;
 use crate::protocol::version::A2aVersion;
 use crate::running::RealAgentArgs;
-use crate::scenario::overrides::Override;
+use crate::scenario::Override;
 use crate::testing::partition::Partition;
 
 /// What one command runs with.

@@ -14,8 +14,8 @@ use crate::protocol::export;
 use crate::protocol::version::A2aVersion;
 use crate::report::table::Layout;
 use crate::report::{json as report_json, table as report_table};
+use crate::scenario::Override;
 use crate::scenario::loader;
-use crate::scenario::overrides::Override;
 use crate::testing::command as test_command;
 use crate::testing::partition::Partition;
 
@@ -108,7 +108,7 @@ fn plain(command: Command) -> Result<Status, Error> {
         }
         Command::Schema => {
             written(report_json::write_pretty(
-                &crate::scenario::schema::scenario_schema(),
+                &crate::scenario::scenario_schema(),
                 &mut std::io::stdout().lock(),
             ))?;
             Ok(Status::Success)

@@ -8,7 +8,7 @@ use crate::engine::faults::Faults;
 use crate::engine::scenario::{Scenario, Step};
 use crate::engine::task::task_id;
 use crate::engine::world::{self, World};
-use crate::scenario::overrides::Override;
+use crate::scenario::Override;
 
 /// What was violated: an invariant by name, or an `expect` entry by its 1-based index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

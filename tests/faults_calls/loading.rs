@@ -102,7 +102,7 @@ fn a_calls_error_in_an_imported_file_is_located_there_and_exits_2() {
 
 #[test]
 fn the_schema_takes_calls_and_the_wire_faults() {
-    let schema = a2a_sim::scenario::schema::scenario_schema();
+    let schema = a2a_sim::scenario::scenario_schema();
     let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
     let doc = |faults: &str| {
         let text = scenario(SCREENER, faults, &send("a"));

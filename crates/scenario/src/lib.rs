@@ -6,7 +6,7 @@
 
 mod authority_paths;
 pub mod card_file;
-pub mod confusables;
+mod confusables;
 pub mod corpus;
 pub mod diagnostic;
 pub mod escape;
@@ -15,13 +15,17 @@ mod file_text;
 mod imports;
 mod library;
 pub mod loader;
-pub mod overrides;
+mod overrides;
 mod paths;
 mod problem;
 mod push_hosts;
 mod redact;
 pub mod regular_file;
-pub mod schema;
+mod schema;
 mod secrets;
 mod source;
 pub mod yaml;
+
+pub use confusables::confusable;
+pub use overrides::Override;
+pub use schema::scenario_schema;
