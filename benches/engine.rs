@@ -9,8 +9,8 @@ mod support;
 use std::hint::black_box;
 use std::path::Path;
 
+use a2a_sim::engine::Chains;
 use a2a_sim::engine::admission::{CallerContext, check_delegation};
-use a2a_sim::engine::chain::Chains;
 use a2a_sim::engine::discovery::discover;
 use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::world;

@@ -14,10 +14,10 @@ use std::collections::{BTreeSet, HashMap};
 use crate::diagnostic::Severity;
 use crate::yaml::Seg;
 use engine::admission::{CallerContext, check_delegation};
-use engine::chain::{ChainRef, Chains};
 use engine::discovery;
 use engine::scenario::*;
 use engine::symbols::Sym;
+use engine::{ChainRef, Chains};
 
 /// One laundering path, located at the delegating handler step.
 #[derive(Debug)]

@@ -8,12 +8,12 @@
 
 use crate::problem::Problem;
 use crate::yaml::Seg;
+use engine::Part;
 use engine::conditions::Subject;
 use engine::lifecycle::TaskState;
 use engine::scenario::{
     Agent, AgentIx, FanTargets, HandlerStep, OnError, OnPause, Scenario, Step, Target, Text,
 };
-use engine::template::Part;
 
 /// A state the task may be in, with the first path found to it (the choices made on the way).
 type States = Vec<(TaskState, Vec<String>)>;
@@ -242,7 +242,7 @@ impl Walk<'_> {
 /// The templated strings of a step's `data` (under `key`), each at its place in the mapping.
 fn data_slots<'a>(
     key: &[Seg],
-    template: Option<&'a engine::template::DataTemplate>,
+    template: Option<&'a engine::DataTemplate>,
     texts: &mut Vec<(Vec<Seg>, &'a Text)>,
 ) {
     for (path, text) in template.iter().flat_map(|t| t.slots.iter()) {

@@ -3,8 +3,8 @@
 use serde_json::{Value, json};
 use url::{Host, Url};
 
+use crate::engine::Chains;
 use crate::engine::admission::{CallerContext, DenialCode};
-use crate::engine::chain::Chains;
 use crate::engine::push::HostPattern;
 use crate::engine::scenario::{Agent, Scenario};
 

@@ -4,11 +4,11 @@
 use serde_json::{Value, json};
 
 use crate::engine::delegation::Spec;
-use crate::engine::program::{Op, compile};
 use crate::engine::record::ErrorCode;
 use crate::engine::scenario::HandlerStep;
 use crate::engine::task::{Branch, TaskIx, task_id};
 use crate::engine::world::World;
+use crate::engine::{Op, compile};
 use crate::report::condition::CondText;
 
 pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {

@@ -382,7 +382,7 @@ fn crashed(record: &Record, task: usize) -> bool {
     t.history
         .last()
         .and_then(|h| h.message())
-        .is_some_and(|m| t.messages[m].text == engine::outage::CRASHED)
+        .is_some_and(|m| t.messages[m].text == engine::CRASHED)
         && t.state == engine::lifecycle::TaskState::Failed
 }
 

@@ -40,7 +40,7 @@ impl Loader<'_> {
         i: usize,
         step: StepFile,
         names: &mut Names,
-        aliases: &mut engine::names::NameList,
+        aliases: &mut engine::NameList,
     ) -> Step {
         // On the stack: a path is built from it only when a problem is reported.
         let at = [Seg::name("steps"), Seg::Index(i), Seg::name(step.kind())];
@@ -162,7 +162,7 @@ impl Loader<'_> {
         s: SendStepFile,
         stream: bool,
         names: &mut Names,
-        aliases: &mut engine::names::NameList,
+        aliases: &mut engine::NameList,
     ) -> Send {
         let caller = self.caller_ref(Child(at, "caller"), &s.caller, names);
         let to = self.target(at, s.to, names);

@@ -6,7 +6,7 @@ use crate::diagnostic::with_hint;
 use crate::yaml::Seg;
 use engine::conditions::Subject;
 use engine::scenario::*;
-use engine::template::{DataTemplate, Field, Part};
+use engine::{DataTemplate, Field, Part};
 
 use super::handlers::Scope;
 use super::value_tests::parse_data_path;
