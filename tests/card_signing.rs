@@ -106,7 +106,7 @@ fn load_error(d: &Path) -> String {
 
 #[test]
 fn a_bad_signing_key_is_a_located_load_error() {
-    let cases: [(&str, &str, &str); 5] = [
+    let cases: [(&str, &str, &str); 6] = [
         (
             "missing.jwk.json",
             "",
@@ -126,6 +126,11 @@ fn a_bad_signing_key_is_a_located_load_error() {
             "p521.jwk.json",
             "{\"kty\": \"EC\",\n \"crv\": \"P-521\", \"kid\": \"k\", \"d\": \"AAAA\"}",
             "p521.jwk.json:2:9: unknown EC curve `P-521`",
+        ),
+        (
+            "public.jwks.json",
+            r#"{"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "k", "x": "oJql9HpnWYAv-VX43C0qFKXJnSO-l_hkEn_5ODRVpPA"}]}"#,
+            "public.jwks.json:1:1: this is a JWKS (a `keys` list), where one private JWK is expected",
         ),
         (
             "nokid.jwk.json",
@@ -257,6 +262,23 @@ fn tampered_card_is_an_agent_fault_that_needs_a_signing_key() {
     );
     let r = a2a_sim_in(&d, &["check", "s.yaml"], None);
     assert_eq!(r.status, 0, "{}", r.stderr);
+    // A key named but not loadable is its own error; the fault is not said to lack one.
+    write(
+        &d,
+        "s.yaml",
+        &scenario("  card_signing_key: missing.jwk.json", "", fault),
+    );
+    let err = load_error(&d);
+    assert!(
+        err.contains("cannot read the key file `missing.jwk.json`"),
+        "{err}"
+    );
+    assert!(!err.contains("it needs `policy.card_signing_key`"), "{err}");
+    write(
+        &d,
+        "s.yaml",
+        &scenario("  card_signing_key: es256.private.jwk.json", "", fault),
+    );
     // A run is unchanged by it (no card is served in process), and `card` prints the honest card.
     let r = a2a_sim_in(&d, &["card", "s.yaml", "a"], None);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();

@@ -257,6 +257,13 @@ fn b64_member(v: &Value, member: &str) -> Result<Vec<u8>, KeyError> {
 impl PrivateKey {
     /// `kid_required`: the platform key must name itself, so callees find it.
     pub fn from_jwk(v: &Value, kid_required: bool) -> Result<PrivateKey, KeyError> {
+        if v.get("keys").is_some_and(Value::is_array) && v.get("kty").is_none() {
+            return Err(err(
+                None,
+                None,
+                "this is a JWKS (a `keys` list), where one private JWK is expected: give the key itself",
+            ));
+        }
         let family = family(v).map_err(|(m, msg)| err(None, m.as_deref(), msg))?;
         let kid = str_member(v, "kid")
             .map_err(|(m, msg)| err(None, m.as_deref(), msg))?

@@ -12,6 +12,9 @@ impl Loader<'_> {
         let levels = self.levels(file.classification_levels);
         let delivery = self.push_delivery(file.policy.push_delivery.clone());
         let token_policy = file.policy.token;
+        // A signing key named (even one that failed to load, which is its own error): the
+        // faults that break a signature need one.
+        let signing_named = file.policy.card_signing_key.is_some();
         let card_keys = self.card_keys(file.policy.card_signing_key, file.policy.card_keys);
         let mut policy = self.policy(PolicyFile {
             token: None,
@@ -128,13 +131,7 @@ impl Loader<'_> {
             .enumerate()
             .filter_map(|(i, e)| self.expectation(i, e, &names, &alias_steps, &steps))
             .unzip();
-        let faults = self.faults(
-            file.faults,
-            delivery,
-            &policy,
-            &names,
-            card_keys.signer.is_some(),
-        );
+        let faults = self.faults(file.faults, delivery, &policy, &names, signing_named);
 
         Scenario {
             directory: engine::discovery::Directory::new(&agents),
