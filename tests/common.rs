@@ -13,6 +13,35 @@ pub mod read;
 
 use std::path::Path;
 
+/// The scenario `explore` tests break with faults, up to its `expect:`: a payment agent that
+/// delegates to a screener (two attempts) and the orchestrator that asks it to pay. A test adds
+/// its claims: `concat!(pay_and_screen!(), "expect:\n  - ...")`.
+#[macro_export]
+macro_rules! pay_and_screen {
+    () => {
+        r#"
+agents:
+  - name: payments
+    tenant: acme
+    clearance: confidential
+    skills: [{id: pay, tags: [payments]}]
+    handler:
+      - working: Screening first
+      - delegate: {to: screener, text: Screen, as: screen, retry: {attempts: 2, backoff: 1}}
+      - completed: Paid
+  - name: screener
+    tenant: acme
+    clearance: confidential
+    skills: [{id: screen, tags: [sanctions]}]
+    handler: [working: Screening, wait: 3, completed: Done]
+callers:
+  - {id: orchestrator, tenant: acme, classification: internal}
+steps:
+  - send: {caller: orchestrator, to: payments, text: Pay, as: pay}
+"#
+    };
+}
+
 use a2a_sim::engine::record::{ErrorCode, Record, StepResult};
 use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::world;

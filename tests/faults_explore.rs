@@ -10,29 +10,10 @@ use crate::common::binary::{a2a_sim, scratch};
 use crate::common::load;
 
 /// A claim that is wrong under faults: the payment always completes.
-const WRONG: &str = r#"
-agents:
-  - name: payments
-    tenant: acme
-    clearance: confidential
-    skills: [{id: pay, tags: [payments]}]
-    handler:
-      - working: Screening first
-      - delegate: {to: screener, text: Screen, as: screen, retry: {attempts: 2, backoff: 1}}
-      - completed: Paid
-  - name: screener
-    tenant: acme
-    clearance: confidential
-    skills: [{id: screen, tags: [sanctions]}]
-    handler: [working: Screening, wait: 3, completed: Done]
-callers:
-  - {id: orchestrator, tenant: acme, classification: internal}
-steps:
-  - send: {caller: orchestrator, to: payments, text: Pay, as: pay}
-expect:
-  - {task: pay, state: completed}
-  - {task: pay, always: true, state: completed}
-"#;
+const WRONG: &str = concat!(
+    crate::pay_and_screen!(),
+    "expect:\n  - {task: pay, state: completed}\n  - {task: pay, always: true, state: completed}\n"
+);
 
 fn opts(runs: u64, jobs: usize) -> Options {
     Options {

@@ -786,15 +786,18 @@ def compare_report(server: Server, receiver: Receiver, status: int | None) -> No
         check(True, "the report matches the golden")
 
 
-def main() -> int:
+def run_session(doc: str, drive, label: str, prefix: str, extra_args: tuple[str, ...] = ()) -> int:
+    """Starts serve (with `extra_args`) and the webhook receiver, runs `drive(server, receiver)`
+    within the session's bound, stops serve and compares its report: 1 on any failed check
+    (`label` names the suite in the last line), 2 on bad arguments (`doc`'s usage printed)."""
     if len(sys.argv) not in (2, 3):
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        print(doc.split("\n\n")[1], file=sys.stderr)
         return 2
     bin_path = sys.argv[1]
     scenario = sys.argv[2] if len(sys.argv) == 3 else str(HERE / "payment-serve.yaml")
-    work = Path(tempfile.mkdtemp(prefix="a2a-serve-test."))
+    work = Path(tempfile.mkdtemp(prefix=prefix))
     receiver = Receiver()
-    server = Server(bin_path, scenario, work)
+    server = Server(bin_path, scenario, work, extra_args)
     print(f"serve: listening on {server.addr}; receiver on 127.0.0.1:{receiver.port}; files in {work}")
     status = None
     try:
@@ -809,14 +812,17 @@ def main() -> int:
     check_deleted_configs(receiver)
     compare_report(server, receiver, status)
     if failures:
-        print(f"\nserve conformance: {len(failures)} check(s) failed; serve's stderr and report in {work}")
+        print(f"\n{label}: {len(failures)} check(s) failed; serve's stderr and report in {work}")
         stderr = server.stderr_path.read_text(errors="replace").strip()
         if stderr:
             print("serve stderr (last 2000 characters):\n" + stderr[-2000:])
         return 1
-    print("\nserve conformance: all checks passed")
+    print(f"\n{label}: all checks passed")
     return 0
 
+
+def main() -> int:
+    return run_session(__doc__, drive, "serve conformance", "a2a-serve-test.")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,11 +23,7 @@ Exit status 1 on any failed check.
 
 from __future__ import annotations
 
-import asyncio
 import sys
-import tempfile
-import traceback
-from pathlib import Path
 
 import grpc
 import httpx
@@ -214,36 +210,8 @@ async def drive(server: t.Server, receiver: t.Receiver) -> None:
 
 
 def main() -> int:
-    if len(sys.argv) not in (2, 3):
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    bin_path = sys.argv[1]
-    scenario = sys.argv[2] if len(sys.argv) == 3 else str(t.HERE / "payment-serve.yaml")
-    work = Path(tempfile.mkdtemp(prefix="a2a-serve-grpc-test."))
-    receiver = t.Receiver()
-    server = t.Server(bin_path, scenario, work, ("--grpc-listen", "127.0.0.1:0"))
-    print(f"serve: listening on {server.addr}; receiver on 127.0.0.1:{receiver.port}; files in {work}")
-    status = None
-    try:
-        asyncio.run(asyncio.wait_for(drive(server, receiver), timeout=t.SESSION_TIMEOUT_S))
-    except SystemExit as e:
-        check(False, "the session", e)
-    except Exception as e:  # noqa: BLE001
-        check(False, "the session ran to its end", f"{type(e).__name__}: {e}\n{traceback.format_exc()}")
-    finally:
-        status = server.stop()
-        receiver.close()
-    t.check_deleted_configs(receiver)
-    t.compare_report(server, receiver, status)
-    if t.failures:
-        print(f"\nserve gRPC conformance: {len(t.failures)} check(s) failed; serve's stderr and report in {work}")
-        stderr = server.stderr_path.read_text(errors="replace").strip()
-        if stderr:
-            print("serve stderr (last 2000 characters):\n" + stderr[-2000:])
-        return 1
-    print("\nserve gRPC conformance: all checks passed")
-    return 0
-
+    extra = ("--grpc-listen", "127.0.0.1:0")
+    return t.run_session(__doc__, drive, "serve gRPC conformance", "a2a-serve-grpc-test.", extra)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -60,28 +60,10 @@ fn fault_json_gives_calls_and_loads_back_as_the_same_fault() {
 }
 
 /// A claim faults break: the payment completes. The screener gets two attempts.
-const WRONG: &str = r#"
-agents:
-  - name: payments
-    tenant: acme
-    clearance: confidential
-    skills: [{id: pay, tags: [payments]}]
-    handler:
-      - working: Screening first
-      - delegate: {to: screener, text: Screen, as: screen, retry: {attempts: 2, backoff: 1}}
-      - completed: Paid
-  - name: screener
-    tenant: acme
-    clearance: confidential
-    skills: [{id: screen, tags: [sanctions]}]
-    handler: [working: Screening, wait: 3, completed: Done]
-callers:
-  - {id: orchestrator, tenant: acme, classification: internal}
-steps:
-  - send: {caller: orchestrator, to: payments, text: Pay, as: pay}
-expect:
-  - {task: pay, always: true, state: completed}
-"#;
+const WRONG: &str = concat!(
+    crate::pay_and_screen!(),
+    "expect:\n  - {task: pay, always: true, state: completed}\n"
+);
 
 fn on_screener(calls: &[u32]) -> Fault {
     Fault {
