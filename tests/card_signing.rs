@@ -130,7 +130,7 @@ fn a_bad_signing_key_is_a_located_load_error() {
         (
             "public.jwks.json",
             r#"{"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "k", "x": "oJql9HpnWYAv-VX43C0qFKXJnSO-l_hkEn_5ODRVpPA"}]}"#,
-            "public.jwks.json:1:1: this is a JWKS (a `keys` list), where one private JWK is expected",
+            "public.jwks.json:1:1: a JWK needs `kty`; this is a JWKS (a `keys` list), where one private JWK is expected",
         ),
         (
             "nokid.jwk.json",

@@ -261,7 +261,7 @@ impl PrivateKey {
             return Err(err(
                 None,
                 None,
-                "this is a JWKS (a `keys` list), where one private JWK is expected: give the key itself",
+                "a JWK needs `kty`; this is a JWKS (a `keys` list), where one private JWK is expected: give the key itself",
             ));
         }
         let family = family(v).map_err(|(m, msg)| err(None, m.as_deref(), msg))?;
