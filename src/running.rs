@@ -34,11 +34,6 @@ pub fn configure(args: RealAgentArgs) {
     let _ = REAL.set(args);
 }
 
-/// Whether `scenario` has real agents in it.
-pub fn has_real_agents(scenario: &Scenario) -> bool {
-    scenario.agents.iter().any(|a| a.external.is_some())
-}
-
 /// How a finished run's memory goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Teardown {
@@ -60,7 +55,7 @@ pub fn run<T>(
     teardown: Teardown,
     then: impl FnOnce(&World<'_>, &[(String, PathBuf)]) -> T,
 ) -> Result<T, Error> {
-    if has_real_agents(&scenario) {
+    if scenario.has_real_agents() {
         // The world of a real run keeps its scenario for as long as the process lives.
         let (world, logs) = run_real(scenario)?;
         return Ok(then(&world, &logs));

@@ -227,7 +227,7 @@ fn real_source<'a>(
     path: &'a std::path::Path,
     overrides: &'a [Override],
 ) -> Result<Option<Source<'a>>, String> {
-    if !crate::running::has_real_agents(scenario) {
+    if !scenario.has_real_agents() {
         return Ok(None);
     }
     if let Some(a) = scenario

@@ -56,6 +56,14 @@ pub struct Scenario {
     pub card_signer: Option<Box<dyn crate::token::CardSigning>>,
 }
 
+impl Scenario {
+    /// Whether a real agent (`external:`) is in it: such a scenario runs at the edge that starts
+    /// and drives it, not in process alone.
+    pub fn has_real_agents(&self) -> bool {
+        self.agents.iter().any(|a| a.external.is_some())
+    }
+}
+
 /// An `expect:` entry, resolved.
 #[derive(Debug)]
 pub enum Expectation {

@@ -61,11 +61,6 @@ impl Default for Options {
     }
 }
 
-/// Whether a scenario has real agents in it (and so runs through [`run`]).
-pub fn has_external(scenario: &Scenario) -> bool {
-    scenario.agents.iter().any(|a| a.external.is_some())
-}
-
 /// The run: its finished world (the scenario leaked with it, as `serve`'s is) and where the
 /// agents' logs are.
 pub struct Run {

@@ -34,30 +34,29 @@ impl Pump {
         let body = wire::push_config_request(&endpoint, self.rpc_id, &their_id, &url, token);
         let refused = match self.exchange(task, &endpoint, body) {
             Err(why) => Some((ErrorCode::ProtocolError, format!("agent `{name}`: {why}"))),
-            Ok(answer) => match serde_json::from_slice::<Value>(&answer.body) {
-                Ok(v) if v.get("result").is_some() => None,
-                Ok(v) if v.get("error").is_some() => {
-                    let error = &v["error"];
-                    let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
-                    let message = error.get("message").and_then(Value::as_str).unwrap_or("");
-                    // -32003: A2A's PushNotificationNotSupportedError.
-                    let kind = match code {
-                        -32003 => ErrorCode::PushNotSupported,
-                        _ => ErrorCode::ProtocolError,
-                    };
-                    Some((
-                        kind,
-                        format!("agent `{name}` refused the push config: {code} {message}"),
-                    ))
+            Ok(answer) => {
+                let v = serde_json::from_slice::<Value>(&answer.body).unwrap_or_default();
+                match wire::rpc_error(&v) {
+                    _ if v.get("result").is_some() => None,
+                    Some((code, message)) => {
+                        // -32003: A2A's PushNotificationNotSupportedError.
+                        let kind = match code {
+                            -32003 => ErrorCode::PushNotSupported,
+                            _ => ErrorCode::ProtocolError,
+                        };
+                        let detail =
+                            format!("agent `{name}` refused the push config: {code} {message}");
+                        Some((kind, detail))
+                    }
+                    None => Some((
+                        ErrorCode::ProtocolError,
+                        format!(
+                            "agent `{name}` answered the push config with no JSON-RPC result or error (HTTP {})",
+                            answer.status
+                        ),
+                    )),
                 }
-                _ => Some((
-                    ErrorCode::ProtocolError,
-                    format!(
-                        "agent `{name}` answered the push config with no JSON-RPC result or error (HTTP {})",
-                        answer.status
-                    ),
-                )),
-            },
+            }
         };
         if let Some((code, detail)) = refused {
             self.world.external_push_refused(task, code, detail);

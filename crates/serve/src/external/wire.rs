@@ -37,6 +37,16 @@ pub struct TaskAnswer {
     pub reported: Vec<Reported>,
 }
 
+/// A JSON-RPC answer's error, if it is one: its code (0 when missing) and message.
+pub fn rpc_error(v: &Value) -> Option<(i64, &str)> {
+    let err = v.get("error")?;
+    let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
+    Some((
+        code,
+        err.get("message").and_then(Value::as_str).unwrap_or(""),
+    ))
+}
+
 /// Reads a JSON-RPC answer to a send. A JSON-RPC error is `Err` with its code and message.
 pub fn read_send_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<TaskAnswer, String> {
     let v: Value = serde_json::from_slice(body).map_err(|err| {
@@ -45,9 +55,7 @@ pub fn read_send_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<TaskAn
             preview(body)
         )
     })?;
-    if let Some(err) = v.get("error") {
-        let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
-        let message = err.get("message").and_then(Value::as_str).unwrap_or("");
+    if let Some((code, message)) = rpc_error(&v) {
         return Err(format!("JSON-RPC error {code}: {}", clip(message)));
     }
     let Some(result) = v.get("result") else {
@@ -173,9 +181,7 @@ pub fn read_stream_answer(e: &Endpoint, status: u16, body: &[u8]) -> Result<Task
         }
         let v: Value = serde_json::from_str(&data)
             .map_err(|err| format!("a stream event that is not JSON ({err}): {}", clip(&data)))?;
-        if let Some(err) = v.get("error") {
-            let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
-            let message = err.get("message").and_then(Value::as_str).unwrap_or("");
+        if let Some((code, message)) = rpc_error(&v) {
             return Err(format!(
                 "JSON-RPC error {code} on its stream: {}",
                 clip(message)
