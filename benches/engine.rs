@@ -9,11 +9,11 @@ mod support;
 use std::hint::black_box;
 use std::path::Path;
 
+use a2a_sim::engine;
 use a2a_sim::engine::Chains;
-use a2a_sim::engine::admission::{CallerContext, check_delegation};
-use a2a_sim::engine::discovery::discover;
+use a2a_sim::engine::discover;
 use a2a_sim::engine::scenario::Scenario;
-use a2a_sim::engine::world;
+use a2a_sim::engine::{CallerContext, check_delegation};
 use a2a_sim::scenario::loader;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use support::{delegation_scenario, directory_scenario, fan_out_scenario, history_scenario};
@@ -86,7 +86,7 @@ fn send_path(c: &mut Criterion) {
     let mut g = c.benchmark_group("send_path");
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function("delegations", |b| {
-        b.iter(|| black_box(world::run(black_box(&s)).tasks.len()))
+        b.iter(|| black_box(engine::run(black_box(&s)).tasks.len()))
     });
     g.finish();
 }
@@ -97,7 +97,7 @@ fn history_growth(c: &mut Criterion) {
         let s = load(&history_scenario(turns));
         g.throughput(Throughput::Elements(turns as u64));
         g.bench_with_input(BenchmarkId::new("status_changes", turns), &turns, |b, _| {
-            b.iter(|| black_box(world::run(black_box(&s)).tasks[0].history.len()))
+            b.iter(|| black_box(engine::run(black_box(&s)).tasks[0].history.len()))
         });
     }
     g.finish();
@@ -113,7 +113,7 @@ fn scheduler(c: &mut Criterion) {
         let turns = (width * steps) as u64;
         g.throughput(Throughput::Elements(turns));
         g.bench_with_input(BenchmarkId::new("fan_out_turns", width), &width, |b, _| {
-            b.iter(|| black_box(world::run(black_box(&s)).tasks.len()))
+            b.iter(|| black_box(engine::run(black_box(&s)).tasks.len()))
         });
     }
     g.finish();

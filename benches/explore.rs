@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use a2a_sim::engine::faults::Faults;
+use a2a_sim::engine::scenario::Faults;
 use a2a_sim::scenario::loader;
 use a2a_sim::testing::check::check;
 use a2a_sim::testing::explore::{Options, explore};

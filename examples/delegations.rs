@@ -30,7 +30,7 @@ fn main() {
     let mut rates = Vec::with_capacity(runs);
     for _ in 0..runs {
         let start = Instant::now();
-        let world = a2a_sim::engine::world::run(&scenario);
+        let world = a2a_sim::engine::run(&scenario);
         let secs = start.elapsed().as_secs_f64();
         assert_eq!(world.tasks.len(), n);
         rates.push(n as f64 / secs);

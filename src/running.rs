@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use crate::engine::World;
 use crate::engine::scenario::Scenario;
-use crate::engine::world::World;
 use crate::error::Error;
 
 /// `--agent-logs`, `--agent-timeout`, `--listen` and `--tick-ms` of `run` and `test`.
@@ -51,7 +51,7 @@ pub enum Teardown {
 /// several lines, an agent's log quoted: show it with [`crate::escape::lines`]).
 pub fn run<T>(
     scenario: Scenario,
-    streams: crate::engine::world::RecordStreams,
+    streams: crate::engine::RecordStreams,
     teardown: Teardown,
     then: impl FnOnce(&World<'_>, &[(String, PathBuf)]) -> T,
 ) -> Result<T, Error> {
@@ -60,7 +60,7 @@ pub fn run<T>(
         let (world, logs) = run_real(scenario)?;
         return Ok(then(&world, &logs));
     }
-    let world = crate::engine::world::run_recording(&scenario, streams);
+    let world = crate::engine::run_recording(&scenario, streams);
     let result = then(&world, &[]);
     if teardown == Teardown::Leak {
         std::mem::forget(world);

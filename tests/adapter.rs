@@ -1,6 +1,6 @@
 //! The adapter layer: state tables, round trips, the empty task, cards without platform metadata.
 
-use a2a_sim::engine::lifecycle::TaskState;
+use a2a_sim::engine::record::TaskState;
 use a2a_sim::protocol::adapter::*;
 use a2a_sim::protocol::card::card_json;
 use a2a_sim::protocol::version::A2aVersion;

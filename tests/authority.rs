@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use a2a_sim::engine::push::{HostPattern, check_push_url};
+use a2a_sim::engine::scenario::{HostPattern, check_push_url};
 use a2a_sim::scenario::confusable;
 use a2a_sim::scenario::loader;
 use serde_json::Value;
@@ -89,7 +89,7 @@ fn attenuation_over_three_hops_is_the_intersection_in_the_agents_order() {
         &[&a1, &a2, &a3, &core],
     );
     let scenario = load(&text);
-    let world = a2a_sim::engine::world::run(&scenario);
+    let world = a2a_sim::engine::run(&scenario);
     assert_eq!(world.denials.len(), 1);
     assert_eq!(&*world.denials[0].denials[0].detail, "missing scope `a`");
     // Under `own` (the default) the same chain carries each agent's own scopes.
@@ -300,7 +300,7 @@ fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
         .map(|d| d.coded.as_ref().map(|c| c.severity.as_str()))
         .collect();
     assert_eq!(codes, vec![Some("warning"), Some("note")]);
-    let world = a2a_sim::engine::world::run(&own.scenario);
+    let world = a2a_sim::engine::run(&own.scenario);
     assert_eq!(
         world
             .tasks
@@ -312,7 +312,7 @@ fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
     let att = loader::Load::file(&root.join("scenarios/confused-deputy-attenuated.yaml"))
         .scenario()
         .unwrap();
-    let world = a2a_sim::engine::world::run(&att);
+    let world = a2a_sim::engine::run(&att);
     let d = &world.denials[1];
     assert_eq!((d.step(), d.denials[0].code.as_str()), (2, "scope"));
     assert_eq!(world.tasks[0].state.as_str(), "failed");

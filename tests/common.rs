@@ -42,9 +42,9 @@ steps:
     };
 }
 
+use a2a_sim::engine;
 use a2a_sim::engine::record::{ErrorCode, Record, StepResult};
 use a2a_sim::engine::scenario::Scenario;
-use a2a_sim::engine::world;
 use a2a_sim::scenario::loader;
 
 /// Loads `yaml` as the file `file`, its relative paths read from `dir`, the scenario named after
@@ -74,7 +74,7 @@ pub fn load_err(yaml: &str) -> String {
 
 /// The JSON report of a run of `scenario`.
 pub fn report(scenario: &Scenario) -> String {
-    let world = world::run(scenario);
+    let world = engine::run(scenario);
     json(&world)
 }
 

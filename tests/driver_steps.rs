@@ -2,7 +2,7 @@
 //! `return_immediately`, the steps that run no scheduler, quiescence after the last step, and
 //! which step an error is reported under.
 
-use a2a_sim::engine::world;
+use a2a_sim::engine;
 use serde_json::json;
 
 use crate::common::{
@@ -114,7 +114,7 @@ fn a_non_blocking_sends_call_ends_when_the_task_is_created() {
         &send_ri("a"),
     );
     let s = load(&text);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks[0].state.as_str(), "completed");
     // The send's response is the submitted task: its call holds the opening and closing
     // snapshots only; what the handler did later is in the task, not in that response.

@@ -1,13 +1,13 @@
 //! Engine behaviour beyond the named invariants: boundaries, refusal order, nesting, ids.
 
-use a2a_sim::engine::world;
+use a2a_sim::engine;
 
 use crate::common::*;
 
 /// The codes of every denial in a run of `yaml`, in order.
 fn denial_codes(yaml: &str) -> Vec<&'static str> {
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     w.denials
         .iter()
         .flat_map(|d| d.denials.iter().map(|x| x.code.as_str()))
@@ -63,7 +63,7 @@ fn classification_boundary_both_ways() {
 fn custom_classification_levels_are_ordered_lowest_first() {
     let yaml = "classification_levels: [green, amber, red]\nagents:\n  - {name: s, tenant: t, clearance: amber, skills: [{id: s, tags: [x]}], handler: [working, completed]}\ncallers:\n  - {id: lo, tenant: t, classification: green}\n  - {id: hi, tenant: t, classification: red}\nsteps:\n  - send: {caller: lo, to: s, text: go}\n  - send: {caller: hi, to: s, text: go}\n";
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks.len(), 1);
     assert_eq!(denied_codes(&w, 2), ["classification"]);
     let err = load_err(&yaml.replace("clearance: amber", "clearance: confidential"));
@@ -97,7 +97,7 @@ steps:
   - reply: {caller: c, task: p, text: done}
 "#;
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(
         error_codes(&w),
         [
@@ -134,7 +134,7 @@ fn a_push_given_with_a_send_is_set_after_submitted() {
   - send: {caller: orchestrator, to: screener, text: go, push: {url: "https://evil.test/", token: t}}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let states: Vec<(usize, &str)> = w
         .pushes
         .iter()
@@ -159,7 +159,7 @@ fn a_config_on_a_terminal_task_is_accepted_and_never_fires() {
   - cancel: {caller: orchestrator, task: t}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(error_codes(&w), ["task_not_cancelable"]);
     assert!(w.pushes.is_empty());
     assert!(w.tasks[0].push().is_some());
@@ -175,7 +175,7 @@ fn replies_resume_after_the_pause_and_take_no_tick() {
   - reply: {caller: orchestrator, task: t, text: again}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(
         history(&w, 0),
         [
@@ -200,7 +200,7 @@ fn a_reply_with_no_steps_left_is_handler_incomplete() {
   - reply: {caller: orchestrator, task: t, text: more}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(error_codes(&w), ["handler_incomplete"]);
     assert_eq!(states(&w), ["failed"]);
 }
@@ -221,7 +221,7 @@ steps:
   - stream: {caller: orchestrator, to: payments, text: pay, context: case-1}
 "#;
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(states(&w), ["completed", "completed", "completed"]);
     assert_eq!(chain(&w, 0), ["orchestrator"]);
     assert_eq!(chain(&w, 1), ["orchestrator", "payments"]);
@@ -257,7 +257,7 @@ steps:
   - send: {caller: orchestrator, to: payments, text: pay}
 "#;
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(states(&w), ["failed"]);
     assert_eq!(w.denials.len(), 1);
     assert_eq!(w.denials[0].step(), 2);
@@ -294,7 +294,7 @@ fn a_chain_of_ten_thousand_agents_runs_without_overflowing_the_stack() {
     }
     yaml.push_str("callers:\n  - {id: c, tenant: t, classification: public}\nsteps:\n  - send: {caller: c, to: a0, text: go}\n");
     let s = load(&yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks.len(), N);
     assert!(w.tasks.iter().all(|t| t.state.as_str() == "completed"));
     assert_eq!(w.chains.len(w.tasks[N - 1].delegation_chain) as usize, N);
@@ -327,7 +327,7 @@ fn context_of_may_name_any_earlier_task_and_a_new_push_config_replaces_the_old()
   - reply: {caller: orchestrator, task: t, text: more}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     // A context id is a correlation key, not a credential.
     assert_eq!(w.tasks[1].context, w.tasks[0].context);
     let urls: Vec<&str> = w
@@ -362,7 +362,7 @@ steps:
   - send: {caller: orchestrator, to: payments, text: pay, push: {url: "http://hooks.acme.example/", token: t}}
 "#;
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(
         error_codes(&w),
         ["host_not_allowed"],
@@ -375,7 +375,7 @@ steps:
             "working, {completed: done}, working",
         );
     let s = load(&nested_first);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     // working -> working is illegal too: the parent's own bug comes after its child's.
     assert_eq!(
         error_codes(&w),
@@ -460,7 +460,7 @@ fn a_finished_task_keeps_no_spare_room_in_its_logs() {
   - reply: {caller: orchestrator, task: t, text: yes}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let (done, paused) = (&w.tasks[0], &w.tasks[1]);
     assert_eq!(states(&w), ["completed", "input-required"]);
     assert_eq!((done.messages.len(), done.history.len()), (6, 5));
@@ -472,7 +472,7 @@ fn a_finished_task_keeps_no_spare_room_in_its_logs() {
 
 #[test]
 fn a_run_recording_stream_steps_keeps_only_their_calls_and_reports_the_same() {
-    use world::RecordStreams;
+    use engine::RecordStreams;
     let yaml = r#"
 agents:
   - {name: payments, tenant: acme, clearance: restricted, skills: [{id: p, tags: [pay]}],
@@ -486,8 +486,8 @@ steps:
   - reply: {caller: orchestrator, task: p, text: go on}
 "#;
     let s = load(yaml);
-    let all = world::run(&s);
-    let some = world::run_recording(&s, RecordStreams::StreamSteps);
+    let all = engine::run(&s);
+    let some = engine::run_recording(&s, RecordStreams::StreamSteps);
     assert_eq!(json(&all), json(&some));
     assert_eq!(states(&some), ["completed", "completed", "completed"]);
     // Every call recorded: the send, the stream, its nested delegation and the reply.

@@ -1,7 +1,7 @@
 //! Engine corners: small reproductions of scheduling orders the engine once got wrong, each
 //! pinned with the exact ticks the behaviour pages give (behaviour.md §1–§3 and §8, faults.md §1).
 
-use a2a_sim::engine::world::World;
+use a2a_sim::engine::World;
 use serde_json::{Value, json};
 
 use crate::common::*;

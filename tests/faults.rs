@@ -9,7 +9,7 @@ mod explore;
 #[path = "faults_fuzz.rs"]
 mod fuzz;
 
-use a2a_sim::engine::world;
+use a2a_sim::engine;
 
 use crate::common::{error_codes, load, load_err, report_value};
 
@@ -37,7 +37,7 @@ fn unavailable_holds_from_inclusive_to_exclusive() {
             &wait_then_send(clock),
         );
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert_eq!(w.tasks.is_empty(), refused, "clock {clock}");
         let want: Vec<&str> = if refused {
             vec!["agent_unavailable"]
@@ -64,7 +64,7 @@ fn slow_delays_continuations_queued_inside_the_window() {
             &wait_then_send(submitted - 1),
         );
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         let working = w.tasks[0].history[1].tick;
         let want = if slowed { submitted + 4 } else { submitted + 1 };
         assert_eq!(working, want, "submitted {submitted}");
@@ -76,7 +76,7 @@ fn slow_delays_continuations_queued_inside_the_window() {
         "  - send: {caller: orchestrator, to: screener, text: Screen ACME}",
     );
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let ticks: Vec<u64> = w.tasks[0].history.iter().map(|h| h.tick).collect();
     // submitted 1; first turn at 1 + 3 = 4 -> working 5; the `wait` turn is due at 5 + 1 = 6, and
     // requeues at 6 + 2 = 8, not delayed -> completed 9.
@@ -91,7 +91,7 @@ fn a_crash_fails_every_task_the_agent_holds_and_refuses_until_restart() {
         "  - send: {caller: orchestrator, to: screener, text: Screen ACME, as: s}",
     );
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     // Paused for its owner at 3; the crash at 10 runs at quiescence and fails it.
     let t = &w.tasks[0];
     assert_eq!(t.state.as_str(), "failed");
@@ -106,7 +106,7 @@ fn a_crash_fails_every_task_the_agent_holds_and_refuses_until_restart() {
             &wait_then_send(clock),
         );
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert_eq!(w.tasks.is_empty(), refused, "clock {clock}");
     }
     // No restart: forever; a crash records no error.
@@ -116,7 +116,7 @@ fn a_crash_fails_every_task_the_agent_holds_and_refuses_until_restart() {
         &wait_then_send(1000),
     );
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(error_codes(&w), ["agent_unavailable"]);
 }
 
@@ -129,7 +129,7 @@ fn a_crash_runs_before_anything_else_due_at_its_tick() {
         "  - send: {caller: orchestrator, to: screener, text: Screen ACME}",
     );
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let states: Vec<&str> = w.tasks[0]
         .history
         .iter()
@@ -165,7 +165,7 @@ steps:
 fn a_crash_of_a_task_with_a_running_child_cancels_the_child_first() {
     let y = format!("{TWO_AGENTS}faults:\n  - {{agent: payments, crash: {{at: 5}}}}\n");
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let pay = &w.tasks[0];
     let child = &w.tasks[1];
     assert_eq!(pay.state.as_str(), "failed");
@@ -183,7 +183,7 @@ fn a_crash_of_a_task_with_a_running_child_cancels_the_child_first() {
 fn a_crashed_child_is_a_failed_delegation_and_is_retried() {
     let y = format!("{TWO_AGENTS}faults:\n  - {{agent: screener, crash: {{at: 5, restart: 6}}}}\n");
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks[1].state.as_str(), "failed");
     assert_eq!(w.tasks[2].attempt, 2);
     assert_eq!(w.tasks[2].state.as_str(), "completed");
@@ -197,7 +197,7 @@ fn nested_unavailability_is_an_outcome_and_an_error_per_attempt() {
         "{TWO_AGENTS}faults:\n  - {{agent: screener, unavailable: {{from: 0, to: 100}}}}\nexpect:\n  - {{task: pay/screen, outcome: unavailable}}\n  - {{task: pay, state: failed}}\n"
     );
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(
         error_codes(&w),
         [
@@ -241,7 +241,7 @@ faults:
         );
         let _ = caller;
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert!(w.denials.is_empty(), "{step}");
         error_codes(&w).last().copied().unwrap_or("").to_string()
     };
@@ -386,7 +386,7 @@ fn if_makes_an_entry_hold_vacuously_and_goes_with_claims_about_a_task_or_its_web
     );
     let s = load(&y);
     assert_eq!(s.always, [true, false]);
-    assert_eq!(a2a_sim::testing::expect::check(&world::run(&s)), vec![]);
+    assert_eq!(a2a_sim::testing::expect::check(&engine::run(&s)), vec![]);
     let y =
         format!("{TWO_AGENTS}expect:\n  - {{errors: 0, if: {{task: pay, state: completed}}}}\n");
     assert!(load_err(&y).contains(
@@ -417,7 +417,7 @@ faults:
   - {agent: a, unavailable: {from: 0, to: 2}}
 "#;
     let s = load(y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
     assert_eq!(error_codes(&w), ["agent_unavailable"]);
 }
@@ -447,7 +447,7 @@ faults:
   - {agent: screener, slow: {extra: 10}}
 "#;
     let s = load(y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
     // The driver's wait ends at 2; the screener's child, submitted at 5, times out at 8.
     let r = report_value(y);

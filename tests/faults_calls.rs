@@ -4,8 +4,8 @@
 //! the load errors (located), the table report's rows, and `explore`'s printing and shrinking of
 //! call-picked faults.
 
-use a2a_sim::engine::faults::{Fault, FaultKind, FaultTarget, Window};
-use a2a_sim::engine::world;
+use a2a_sim::engine;
+use a2a_sim::engine::scenario::{Fault, FaultKind, FaultTarget, Window};
 use a2a_sim::testing::check::{Rule, check};
 use a2a_sim::testing::explore::{Found, human, json_line, schedule};
 use a2a_sim::testing::schedule::{fault_json, fault_yaml};
@@ -95,7 +95,7 @@ fn calls_picks_the_kth_request_whatever_the_tick() {
             &steps.join("\n"),
         );
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert_eq!(
             error_codes(&w),
             ["agent_unavailable"],
@@ -269,7 +269,7 @@ fn each_delegation_attempt_is_a_request_retries_included() {
     // calls [1]: the first attempt is refused, the retry (request 2) answered.
     let y = delegating(RETRY, "  - {agent: screener, unavailable: {calls: [1]}}");
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(error_codes(&w), ["agent_unavailable"]);
     let detail = &w.errors[0].detail;
     assert!(
@@ -290,7 +290,7 @@ fn each_delegation_attempt_is_a_request_retries_included() {
     // is answered.
     let y = delegating(RETRY, "  - {agent: screener, unavailable: {calls: [1, 2]}}");
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks[1].attempt, 3);
     assert_eq!(error_codes(&w).len(), 2);
     let y = format!(
@@ -301,7 +301,7 @@ fn each_delegation_attempt_is_a_request_retries_included() {
         )
     );
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
     assert_eq!(error_codes(&w).len(), 3);
 }
@@ -327,7 +327,7 @@ fn requests_are_counted_per_agent() {
         delegating("", "  - {agent: screener, unavailable: {calls: [2]}}")
     );
     let s = load(&y);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(a2a_sim::testing::expect::check(&w), vec![]);
 }
 
@@ -417,7 +417,7 @@ fn http_error_and_reset_refuse_a_request_in_process_saying_how() {
     ] {
         let y = scenario(SCREENER, &format!("  - {fault}"), &send("a"));
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert!(w.tasks.is_empty(), "{fault}: no task");
         assert!(w.denials.is_empty());
         assert_eq!(error_codes(&w), ["agent_unavailable"], "{fault}");
@@ -448,7 +448,7 @@ fn a_delegation_refused_by_http_error_or_reset_is_unavailable_and_retried() {
             delegating("", &format!("  - {{agent: screener, {kind}}}"))
         );
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert_eq!(a2a_sim::testing::expect::check(&w), vec![], "{kind}");
         assert_eq!(error_codes(&w), ["agent_unavailable"], "{kind}");
         // A retry: the second attempt answered, as for `unavailable`.
@@ -457,7 +457,7 @@ fn a_delegation_refused_by_http_error_or_reset_is_unavailable_and_retried() {
             delegating(RETRY, &format!("  - {{agent: screener, {kind}}}"))
         );
         let s = load(&y);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert_eq!(a2a_sim::testing::expect::check(&w), vec![], "{kind}");
         assert_eq!(w.tasks[1].attempt, 2, "{kind}");
     }

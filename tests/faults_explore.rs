@@ -1,7 +1,7 @@
 //! `explore`: the generator's test vector, shrinking to a 1-minimal schedule, partitions whose
 //! union is the single run, the same output for any `--jobs`, and the command line.
 
-use a2a_sim::engine::faults::Faults;
+use a2a_sim::engine::scenario::Faults;
 use a2a_sim::testing::check::{Rule, check};
 use a2a_sim::testing::explore::{Options, explore, schedule};
 use a2a_sim::testing::schedule::{Inputs, SplitMix64, fault_yaml};
@@ -41,7 +41,7 @@ fn splitmix64_is_the_standard_generator() {
 fn the_first_schedules_of_seed_1_are_pinned() {
     // The book's test vector (faults.md §3): change the generator and every published seed breaks.
     let s = load(WRONG);
-    let clock = a2a_sim::engine::world::run(&s).clock();
+    let clock = a2a_sim::engine::run(&s).clock();
     let inputs = Inputs::new(&s, clock, [true; 5]);
     assert_eq!(inputs.horizon, 2 * clock);
     let got: Vec<String> = (1..=3)
@@ -159,7 +159,7 @@ fn the_printed_schedule_pastes_back_as_a_regression_test() {
         .map(|l| format!("{}\n", &l[2..]))
         .collect();
     let pasted = load(&format!("{WRONG}{block}"));
-    let w = a2a_sim::engine::world::run(&pasted);
+    let w = a2a_sim::engine::run(&pasted);
     assert!(a2a_sim::testing::check::always(&w).is_some(), "{block}");
     assert!(r.stdout.ends_with("40 runs, ") || r.stdout.contains("40 runs, "));
 }
@@ -277,7 +277,7 @@ fn identical_violations_are_one_finding_with_their_count_and_first_run() {
 
 #[test]
 fn faults_can_be_aimed_at_some_agents_or_kept_off_others() {
-    use a2a_sim::engine::faults::FaultTarget;
+    use a2a_sim::engine::scenario::FaultTarget;
     let s = load(WRONG);
     let screener = s
         .agents

@@ -1,8 +1,8 @@
 //! The deep dive's invariants (§9) and the extras of semantics.md §9, one named test each.
 
-use a2a_sim::engine::lifecycle::{TRANSITIONS, TaskState};
+use a2a_sim::engine;
 use a2a_sim::engine::record::{ErrorCode, StepResult};
-use a2a_sim::engine::world;
+use a2a_sim::engine::record::{TRANSITIONS, TaskState};
 
 use crate::common::*;
 
@@ -25,7 +25,7 @@ fn invariant_1_terminal_states_accept_nothing() {
   - reply: {caller: orchestrator, task: t, text: more}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(
         history(&w, 0),
         [(1, "submitted"), (2, "working"), (3, "completed")]
@@ -56,7 +56,7 @@ fn invariant_2_no_trap_states() {
         "[working]",
         "  - send: {caller: orchestrator, to: screener, text: go}",
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(states(&w), ["failed"]);
     assert!(has_error(&w, ErrorCode::HandlerIncomplete));
 }
@@ -79,7 +79,7 @@ fn invariant_3_two_edges_are_illegal() {
             "  - send: {caller: orchestrator, to: screener, text: go}"
         };
         let w_scenario = load(&one_agent(handler, steps));
-        let w = world::run(&w_scenario);
+        let w = engine::run(&w_scenario);
         assert_eq!(states(&w), ["failed"], "{handler}");
         assert_eq!(error_codes(&w), ["illegal_transition"], "{handler}");
     }
@@ -100,7 +100,7 @@ fn invariant_4_a_denied_delegation_never_creates_a_task() {
             "callers:\n  - {id: outsider, tenant: globex, classification: internal}\n",
         ),
     );
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert!(w.tasks.is_empty());
     assert_eq!(denied_codes(&w, 1), ["tenant"]);
     assert_eq!(
@@ -121,7 +121,7 @@ steps:
   - send: {caller: payments-agent, to: screener, text: go, data: {delegation_chain: [forged]}}
 "#;
     let w_s = load(yaml);
-    let w = world::run(&w_s);
+    let w = engine::run(&w_s);
     assert_eq!(chain(&w, 0), ["orchestrator", "intake", "payments-agent"]);
     // The callee cannot forge the chain: a step cannot set it at all.
     let err = load_err(&yaml.replace("text: go,", "text: go, delegation_chain: [x],"));
@@ -173,7 +173,7 @@ steps:
   - send: {caller: outsider, to: screener, text: go}
 "#;
     let w_s = load(yaml);
-    let w = world::run(&w_s);
+    let w = engine::run(&w_s);
     assert_eq!(
         denied_codes(&w, 1),
         ["cycle", "depth", "tenant", "classification", "scope"]
@@ -199,7 +199,7 @@ fn invariant_11_send_and_stream_agree() {
                 handler,
                 &format!("  - {op}: {{caller: orchestrator, to: screener, text: go}}"),
             ));
-            let w = world::run(&s);
+            let w = engine::run(&s);
             let v: serde_json::Value = serde_json::from_str(&json(&w)).unwrap();
             (
                 v["tasks"].clone(),
@@ -238,7 +238,7 @@ fn a_denial_consumes_no_task_id_context_id_or_tick() {
             "callers:\n  - {id: outsider, tenant: globex, classification: internal}\n",
         ),
     );
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks.len(), 1);
     let v: serde_json::Value = serde_json::from_str(&json(&w)).unwrap();
     assert_eq!(v["tasks"][0]["id"], "task-1");
@@ -260,7 +260,7 @@ fn a_non_owner_cannot_read_resume_cancel_or_push_configure() {
   - get: {caller: intruder, task_id: task-99}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(error_codes(&w), ["task_not_found"; 5]);
     // Same words for someone else's task as for an id that does not exist.
     assert_eq!(&*w.errors[0].detail, "task `task-1` not found");
@@ -288,11 +288,11 @@ steps:
   - send: {caller: orchestrator, to: payments, text: pay}
 "#;
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(states(&w), ["failed", "canceled"]);
     assert_eq!(history(&w, 1).last().unwrap().1, "canceled");
     let on_continue = load(&yaml.replace("text: screen}", "text: screen, on_error: continue}"));
-    let w = world::run(&on_continue);
+    let w = engine::run(&on_continue);
     assert_eq!(states(&w), ["completed", "canceled"]);
 }
 
@@ -307,7 +307,7 @@ fn no_output_contains_a_push_token_in_clear() {
   - reply: {caller: orchestrator, task: t, text: more}
 "#,
     ));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(
         w.pushes.len(),
         4,

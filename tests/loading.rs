@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use a2a_sim::engine::lifecycle::TaskState;
+use a2a_sim::engine::record::TaskState;
 use a2a_sim::engine::scenario::*;
 use a2a_sim::scenario::loader;
 use serde_json::json;

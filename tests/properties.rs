@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use a2a_sim::engine::world;
+use a2a_sim::engine;
 use a2a_sim::protocol::export;
 use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::report::table as report_table;
@@ -33,7 +33,7 @@ fn load(text: &str) -> Result<a2a_sim::engine::scenario::Scenario, String> {
 
 /// Runs a loaded scenario through every renderer.
 fn run_everything(s: &a2a_sim::engine::scenario::Scenario) {
-    let w = world::run(s);
+    let w = engine::run(s);
     let mut sink = Vec::new();
     report_json::write(&w, &mut sink).unwrap();
     let _ = report_table::render(&w, report_table::Layout::Fixed);
@@ -259,14 +259,14 @@ proptest! {
         };
         run_everything(&s);
         // Every task ends paused or terminal: nothing is left working or submitted.
-        let w = world::run(&s);
+        let w = engine::run(&s);
         for t in &w.tasks {
             prop_assert!(t.state.is_terminal() || t.state.is_pause(), "{:?} left {}\n{text}", t.agent(), t.state);
         }
         // Same input, same bytes.
         let (mut a, mut b) = (Vec::new(), Vec::new());
         report_json::write(&w, &mut a).unwrap();
-        report_json::write(&world::run(&s), &mut b).unwrap();
+        report_json::write(&engine::run(&s), &mut b).unwrap();
         prop_assert_eq!(a, b);
     }
 }
@@ -353,7 +353,7 @@ proptest! {
             Err(e) => return Err(TestCaseError::fail(format!("a valid scenario did not load: {e}\n{text}"))),
         };
         run_everything(&s);
-        let w = world::run(&s);
+        let w = engine::run(&s);
         for (i, t) in w.tasks.iter().enumerate() {
             // Quiescence: nothing is left running.
             prop_assert!(t.state.is_terminal() || t.state.is_pause(), "task-{} left {}\n{text}", i + 1, t.state);
@@ -366,7 +366,7 @@ proptest! {
         }
         let (mut a, mut b) = (Vec::new(), Vec::new());
         report_json::write(&w, &mut a).unwrap();
-        report_json::write(&world::run(&s), &mut b).unwrap();
+        report_json::write(&engine::run(&s), &mut b).unwrap();
         prop_assert_eq!(a, b);
     }
 }

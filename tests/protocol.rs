@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use a2a_sim::corpus;
-use a2a_sim::engine::world;
+use a2a_sim::engine;
 use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::protocol::{card, export};
 use a2a_sim::scenario::loader;
@@ -16,7 +16,7 @@ use crate::common::goldens::{bless_or_compare, blessing};
 
 fn outputs(path: &Path) -> Vec<(String, String)> {
     let s = loader::Load::file(path).scenario().unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let mut out = Vec::new();
     for (v, tag) in [(A2aVersion::V1_0, "1.0"), (A2aVersion::V0_3, "0.3")] {
         let cards: serde_json::Map<String, serde_json::Value> = s
@@ -69,7 +69,7 @@ fn stream_calls_open_with_the_task_and_end_at_the_status_update_that_ends_or_pau
     let s = loader::Load::file(&root.join("scenarios/nested-delegation.yaml"))
         .scenario()
         .unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let mut out = Vec::new();
     export::write_stream(&w, A2aVersion::V0_3, &mut out).unwrap();
     let events: Vec<serde_json::Value> = String::from_utf8(out)

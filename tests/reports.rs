@@ -6,13 +6,13 @@ use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
-use a2a_sim::engine::lifecycle::TaskState;
+use a2a_sim::engine;
+use a2a_sim::engine::record::TaskState;
+use a2a_sim::engine::record::{Artifact, Branch, DataRef, Decision};
 use a2a_sim::engine::record::{EventKind, Record, StepRecord, StepResult};
 use a2a_sim::engine::scenario::{
     Cond, DataTest, HandlerStep, Outcome, Scenario, Step, Subject, Test, ValueTest, WaitSpec, When,
 };
-use a2a_sim::engine::task::{Artifact, Branch, DataRef, Decision};
-use a2a_sim::engine::world;
 use a2a_sim::protocol::export;
 use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::report::table::{self, Layout};
@@ -72,7 +72,7 @@ fn decision(handler_step: usize, branch: Branch, tick: u64) -> Decision {
 #[test]
 fn a_task_record_lists_attempt_then_decisions_right_after_history() {
     let s = scenario();
-    let mut w = world::run(&s).into_record();
+    let mut w = engine::run(&s).into_record();
     assert_eq!(
         keys(&report(&w)["tasks"][0]),
         [
@@ -121,7 +121,7 @@ fn a_wait_step_reports_its_tick_and_no_caller() {
     let plain = scenario();
     let mut s = scenario();
     s.steps.push(Step::Wait(WaitSpec::Ticks(3)));
-    let mut w = world::run(&plain).into_record();
+    let mut w = engine::run(&plain).into_record();
     w.steps.push(StepRecord::new(None, StepResult::Tick(6)));
     w.scenario = &s;
     assert_eq!(
@@ -165,7 +165,7 @@ fn with_a_when() -> Scenario {
 fn the_table_shows_the_attempt_and_each_branch_taken_and_why() {
     let s = with_a_when();
     let plain = scenario();
-    let mut w = world::run(&plain).into_record();
+    let mut w = engine::run(&plain).into_record();
     let before = table::render(&w, Layout::Fixed);
     assert!(!before.contains("attempt") && !before.contains("handler step"));
 
@@ -216,7 +216,7 @@ fn the_table_shows_the_attempt_and_each_branch_taken_and_why() {
 #[test]
 fn a2a_tasks_carry_a_non_blocking_send_in_each_versions_spelling() {
     let s = scenario();
-    let mut w = world::run(&s).into_record();
+    let mut w = engine::run(&s).into_record();
     for v in [A2aVersion::V1_0, A2aVersion::V0_3] {
         assert!(ours(&tasks(&w, v)[0]).get("configuration").is_none());
     }
@@ -240,7 +240,7 @@ fn a2a_tasks_carry_a_non_blocking_send_in_each_versions_spelling() {
 #[test]
 fn a2a_metadata_carries_attempt_and_decisions_only_when_there_are_some() {
     let s = scenario();
-    let mut w = world::run(&s).into_record();
+    let mut w = engine::run(&s).into_record();
     let plain = ours(&tasks(&w, A2aVersion::V1_0)[0]).clone();
     assert_eq!(keys(&plain), ["agent", "delegationChain", "caller"]);
 
@@ -261,7 +261,7 @@ fn a2a_metadata_carries_attempt_and_decisions_only_when_there_are_some() {
 #[test]
 fn a_stream_snapshot_shows_only_the_decisions_made_before_it() {
     let s = scenario();
-    let mut w = world::run(&s).into_record();
+    let mut w = engine::run(&s).into_record();
     // Made in the first turn (tick 1, before `working`) and after `working` (tick 2).
     w.tasks[0]
         .decisions_mut()
@@ -295,7 +295,7 @@ fn a_stream_snapshot_shows_only_the_decisions_made_before_it() {
 #[test]
 fn an_artifact_made_from_results_owns_its_parts_in_every_output() {
     let s = scenario();
-    let mut w = world::run(&s).into_record();
+    let mut w = engine::run(&s).into_record();
     let mut data = serde_json::Map::new();
     data.insert("matches".into(), json!(1));
     w.tasks[0].artifacts.push(Artifact::new(
@@ -362,7 +362,7 @@ steps:
 #[test]
 fn a_run_reports_each_decision_and_retry_wherever_the_task_is_shown() {
     let s = load(V2);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let r = report(&w);
     let pay = &r["tasks"][0];
     assert_eq!(pay["agent"], "pay");

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use a2a_sim::corpus;
+use a2a_sim::engine;
 use a2a_sim::engine::scenario::Scenario;
-use a2a_sim::engine::world;
 use a2a_sim::report::{html, mermaid};
 use a2a_sim::scenario::loader;
 
@@ -21,7 +21,7 @@ fn root() -> &'static Path {
 
 /// The diagram and the page of a run of `s`.
 fn views(s: &Scenario) -> (String, String) {
-    let w = world::run(s);
+    let w = engine::run(s);
     let mut page = Vec::new();
     html::write(&w, &mut page).unwrap();
     (mermaid::render(&w), String::from_utf8(page).unwrap())
@@ -47,7 +47,7 @@ fn views_of_the_bundled_scenarios_match_their_goldens() {
         let stem = scenario.file_stem().unwrap().to_string_lossy().into_owned();
         let dir: PathBuf = root().join("tests/protocol-goldens").join(&stem);
         let s = loader::Load::file(&scenario).scenario().unwrap();
-        let w = world::run(&s);
+        let w = engine::run(&s);
         let mut page = Vec::new();
         html::write(&w, &mut page).unwrap();
         let outputs = [
@@ -56,7 +56,7 @@ fn views_of_the_bundled_scenarios_match_their_goldens() {
         ];
         for (name, actual) in outputs {
             // Deterministic: a second run renders the same bytes.
-            let again = world::run(&s);
+            let again = engine::run(&s);
             let second = if name == "mermaid.mmd" {
                 mermaid::render(&again)
             } else {

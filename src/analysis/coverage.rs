@@ -9,12 +9,12 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::engine::admission::DenialCode;
-use crate::engine::lifecycle::{TRANSITIONS, TaskState};
+use crate::engine::World;
+use crate::engine::record::Branch;
+use crate::engine::record::DenialCode;
 use crate::engine::record::ErrorCode;
+use crate::engine::record::{TRANSITIONS, TaskState};
 use crate::engine::scenario::HandlerStep;
-use crate::engine::task::Branch;
-use crate::engine::world::World;
 use crate::error::{Error, Status};
 use crate::report::handler_steps::step_at;
 
@@ -340,7 +340,7 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> Res
         let name = f.display().to_string();
         let ran = crate::running::run(
             scenario,
-            crate::engine::world::RecordStreams::All,
+            crate::engine::RecordStreams::All,
             crate::running::Teardown::Drop,
             |w, _| cov.add(&name, w),
         );

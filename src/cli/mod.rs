@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus;
-use crate::engine::world;
 use crate::error::{Diagnostic, Error, LoadError, Severity, Status, written};
 use crate::protocol::adapter;
 use crate::protocol::card;

@@ -43,8 +43,8 @@ pub(super) fn render(
 ) -> Result<std::io::Result<()>, Problem> {
     let scenario = load_for_run(file, overrides).map_err(Problem::Load)?;
     let streams = match format {
-        Format::A2aStream | Format::A2aStreamJsonRpc => world::RecordStreams::All,
-        _ => world::RecordStreams::StreamSteps,
+        Format::A2aStream | Format::A2aStreamJsonRpc => crate::engine::RecordStreams::All,
+        _ => crate::engine::RecordStreams::StreamSteps,
     };
     let ran = crate::running::run(scenario, streams, teardown, |world, logs| {
         let written = write(&world.record, file, format, version, layout, out)?;

@@ -30,7 +30,7 @@ pub(super) fn serve(c: ServeConfig) -> Result<Status, Error> {
         let unmet = unmet.clone();
         let file = file.clone();
         let text = crate::scenario::loader::read(&file).unwrap_or_default();
-        Box::new(move |w: &crate::engine::world::World<'static>| {
+        Box::new(move |w: &crate::engine::World<'static>| {
             let found = crate::testing::golden::unmet_located(w, &text, &file);
             if let Ok(mut u) = unmet.lock() {
                 *u = found;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use serde_json::{Map, Value, json};
 
+use crate::engine::parse_rfc3339;
 use crate::error::{Error, Status};
-use crate::protocol::timestamp::parse_rfc3339;
 use ::token::DEFAULT_ALLOWED;
 use ::token::{Alg, KeySet, PrivateKey, TokenPolicy};
 use ::token::{Verdict, inspect};

@@ -3,11 +3,11 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::engine::delivery::DeliveryOutcome;
-use crate::engine::faults::Faults;
+use crate::engine::record::DeliveryOutcome;
+use crate::engine::record::task_id;
+use crate::engine::scenario::Faults;
 use crate::engine::scenario::{Scenario, Step};
-use crate::engine::task::task_id;
-use crate::engine::world::{self, World};
+use crate::engine::{self, World};
 use crate::scenario::Override;
 
 /// What was violated: an invariant by name, or an `expect` entry by its 1-based index.
@@ -80,7 +80,7 @@ fn invariant(name: &'static str, message: String) -> Violation {
 
 /// One run: its JSON report, and its first violation of the world's invariants or of an `always`.
 fn render(scenario: &Scenario, faults: &Faults) -> (Vec<u8>, Option<Violation>) {
-    let w = world::run_with(scenario, faults);
+    let w = engine::run_with(scenario, faults);
     let mut out = Vec::with_capacity(4096);
     let _ = crate::report::json::write(&w, &mut out);
     let violation = invariants(&w).or_else(|| always(&w));
@@ -103,7 +103,7 @@ pub fn real_run<T>(
     scenario.faults = faults.clone();
     crate::running::run(
         scenario,
-        crate::engine::world::RecordStreams::StreamSteps,
+        crate::engine::RecordStreams::StreamSteps,
         crate::running::Teardown::Drop,
         |w, _| then(w),
     )

@@ -1,16 +1,16 @@
 //! Checks a run against the scenario's `expect:` entries. Matching is exact.
 
-use crate::engine::admission::DenialCode;
-use crate::engine::conditions;
-use crate::engine::delegation::Delegation;
-use crate::engine::delivery::DeliveryOutcome;
-use crate::engine::lifecycle::TaskState;
+use crate::engine::World;
+use crate::engine::record::Delegation;
+use crate::engine::record::DeliveryOutcome;
+use crate::engine::record::DenialCode;
 use crate::engine::record::StepResult;
+use crate::engine::record::TaskState;
+use crate::engine::record::{TaskIx, task_id};
 use crate::engine::scenario::{
     DeliveriesExpectation, Expectation, Expected, Outcome, PathHop, Step, TaskExpectation, TaskPath,
 };
-use crate::engine::task::{TaskIx, task_id};
-use crate::engine::world::World;
+use crate::engine::scenario::{data_holds, lookup, text_holds, value_holds};
 
 use super::wording::{text_test, value_test};
 
@@ -140,7 +140,7 @@ pub fn check(world: &World) -> Vec<Unmet> {
                     .iter()
                     .filter(|d| d.outcome == DeliveryOutcome::DeadLetter)
                     .count();
-                if !conditions::value_holds(count, Some(&serde_json::Value::from(n))) {
+                if !value_holds(count, Some(&serde_json::Value::from(n))) {
                     fail(
                         i,
                         format!("expected {} dead letters, got {n}", value_test(count)),
@@ -191,7 +191,7 @@ fn deliveries(world: &World, d: &DeliveriesExpectation) -> Result<(), String> {
         .filter(|x| d.url.as_ref().is_none_or(|u| world.push_urls[x.url] == *u))
         .filter(|x| d.outcomes.is_empty() || d.outcomes.contains(&x.outcome))
         .count();
-    if conditions::value_holds(&d.count, Some(&serde_json::Value::from(n))) {
+    if value_holds(&d.count, Some(&serde_json::Value::from(n))) {
         return Ok(());
     }
     let mut what = String::from("delivery attempts");
@@ -428,7 +428,7 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
     if te.text.is_some() || !te.data.is_empty() {
         let (text, data) = world.task_parts(t);
         if let Some(test) = &te.text
-            && !conditions::text_holds(test, text.as_deref())
+            && !text_holds(test, text.as_deref())
         {
             let got = text
                 .as_deref()
@@ -439,10 +439,10 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
             ));
         }
         for test in &te.data {
-            if !conditions::data_holds(test, data.as_deref()) {
+            if !data_holds(test, data.as_deref()) {
                 let got = data
                     .as_deref()
-                    .and_then(|d| conditions::lookup(d, &test.path))
+                    .and_then(|d| lookup(d, &test.path))
                     .map_or("nothing".to_string(), |v| v.to_string());
                 out.push(format!(
                     "{label}: data `{}` expected {}, got {got}",

@@ -7,9 +7,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::engine::faults::{Fault, Faults};
+use crate::engine;
 use crate::engine::scenario::Scenario;
-use crate::engine::world;
+use crate::engine::scenario::{Fault, Faults};
 use crate::error::Status;
 use crate::scenario::Override;
 use crate::scenario::loader;
@@ -147,7 +147,7 @@ pub fn explore_from(
             real_run(src, base, |w| (w.clock(), Some(w.tasks.len() as u64))).unwrap_or((1, Some(1)))
         }
         None => (
-            world::run_recording(scenario, world::RecordStreams::StreamSteps).clock(),
+            engine::run_recording(scenario, engine::RecordStreams::StreamSteps).clock(),
             None,
         ),
     };

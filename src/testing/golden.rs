@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use similar::TextDiff;
 
-use crate::engine::world;
+use crate::engine;
 use crate::error::LoadError;
 use crate::report::json as report_json;
 use crate::scenario::{loader, yaml};
@@ -87,7 +87,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
     };
     let ran = crate::running::run(
         scenario,
-        world::RecordStreams::StreamSteps,
+        engine::RecordStreams::StreamSteps,
         crate::running::Teardown::Drop,
         |w, _| compare(&mut o, w, &text, path, bless),
     );
@@ -102,7 +102,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
 
 /// The `expect` entries a run does not meet, each as `FILE:LINE:COL: expectation failed: …` (`text`
 /// is the file's, which locates them; an imported entry is located in its own file).
-pub fn unmet_located(w: &world::World, text: &str, path: &Path) -> Vec<String> {
+pub fn unmet_located(w: &engine::World, text: &str, path: &Path) -> Vec<String> {
     let scenario = w.record.scenario;
     // Indexed once for all of them: many unmet expectations in a long file cost one pass.
     let mut index = None;
@@ -127,7 +127,7 @@ pub fn unmet_located(w: &world::World, text: &str, path: &Path) -> Vec<String> {
 }
 
 /// The run's report against the golden, and its `expect` entries.
-fn compare(o: &mut Outcome, w: &world::World, text: &str, path: &Path, bless: bool) {
+fn compare(o: &mut Outcome, w: &engine::World, text: &str, path: &Path, bless: bool) {
     let scenario = w.record.scenario;
     let mut actual = Vec::new();
     let _ = report_json::write(w, &mut actual);

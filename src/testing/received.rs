@@ -1,9 +1,9 @@
 //! `{received: AGENT, …}` entries: the tasks an agent was given, and the first message of each.
 
-use crate::engine::conditions;
+use crate::engine::World;
+use crate::engine::record::task_id;
 use crate::engine::scenario::ReceivedExpectation;
-use crate::engine::task::task_id;
-use crate::engine::world::World;
+use crate::engine::scenario::{data_holds, lookup, text_holds, value_holds};
 
 use super::wording::{text_test, value_test};
 
@@ -29,7 +29,7 @@ pub fn check(world: &World, r: &ReceivedExpectation) -> Vec<String> {
     };
     let mut out = Vec::new();
     if let Some(count) = &r.count
-        && !conditions::value_holds(count, Some(&serde_json::Value::from(tasks.len())))
+        && !value_holds(count, Some(&serde_json::Value::from(tasks.len())))
     {
         out.push(format!(
             "{what}: expected {} tasks, got {}",
@@ -61,7 +61,7 @@ pub fn check(world: &World, r: &ReceivedExpectation) -> Vec<String> {
         let label = format!("{what}, task {n} ({})", task_id(t));
         let text: &str = &first.text;
         if let Some(test) = &r.text
-            && !conditions::text_holds(test, Some(text))
+            && !text_holds(test, Some(text))
         {
             out.push(format!(
                 "{label}: expected text {}, got {text:?}",
@@ -70,9 +70,9 @@ pub fn check(world: &World, r: &ReceivedExpectation) -> Vec<String> {
         }
         let data = world.message_data(first);
         for test in &r.data {
-            if !conditions::data_holds(test, data) {
+            if !data_holds(test, data) {
                 let got = data
-                    .and_then(|d| conditions::lookup(d, &test.path))
+                    .and_then(|d| lookup(d, &test.path))
                     .map_or("nothing".to_string(), |v| v.to_string());
                 out.push(format!(
                     "{label}: data `{}` expected {}, got {got}",

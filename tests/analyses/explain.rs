@@ -4,10 +4,10 @@ use std::path::Path;
 
 use a2a_sim::analysis::explain;
 use a2a_sim::corpus;
-use a2a_sim::engine::push::{HostPattern, check_push_url};
+use a2a_sim::engine;
 use a2a_sim::engine::record::StepResult;
 use a2a_sim::engine::scenario::Step;
-use a2a_sim::engine::world;
+use a2a_sim::engine::scenario::{HostPattern, check_push_url};
 use a2a_sim::scenario::loader;
 
 use crate::common::binary::a2a_sim;
@@ -21,7 +21,7 @@ fn step_verdicts_equal_the_denials_of_every_bundled_send() {
     let mut sends = 0;
     for f in bundled() {
         let s = loader::Load::file(&f).scenario().unwrap();
-        let w = world::run(&s);
+        let w = engine::run(&s);
         for (i, step) in s.steps.iter().enumerate() {
             let Step::Send(_) = step else { continue };
             let e = explain::step(&w, i + 1).unwrap();
@@ -47,7 +47,7 @@ fn push_verdicts_equal_the_first_refusal_of_every_bundled_push_config() {
     let mut seen = 0;
     for f in bundled() {
         let s = loader::Load::file(&f).scenario().unwrap();
-        let w = world::run(&s);
+        let w = engine::run(&s);
         for (i, step) in s.steps.iter().enumerate() {
             let with_push = match step {
                 Step::SetPushConfig { .. } => true,
@@ -107,7 +107,7 @@ fn every_check_shows_its_operands() {
     let s = loader::Load::file(Path::new("scenarios/admission-denials.yaml"))
         .scenario()
         .unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let step = w
         .steps
         .iter()
@@ -188,7 +188,7 @@ fn discovery_shows_every_agent_excluded_or_scored_with_the_engines_ranks() {
     let s = loader::Load::file(Path::new("scenarios/discovery.yaml"))
         .scenario()
         .unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let StepResult::Ranking(ranking) = &w.steps[0].result else {
         panic!()
     };
@@ -298,7 +298,7 @@ fn a_matrix_step_explains_each_pair() {
     let s = loader::Load::file(Path::new("scenarios/admission-matrix.yaml"))
         .scenario()
         .unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let e = explain::step(&w, 2).unwrap();
     let pairs = e.json["pairs"].as_array().unwrap();
     assert_eq!(pairs.len(), 6);

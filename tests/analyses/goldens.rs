@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use a2a_sim::analysis::{coverage::Coverage, explain};
 use a2a_sim::corpus;
+use a2a_sim::engine;
 use a2a_sim::engine::scenario::Step;
-use a2a_sim::engine::world;
 use a2a_sim::scenario::loader;
 
 use crate::common::goldens::{bless_or_compare, blessing};
@@ -32,7 +32,7 @@ fn outputs() -> Vec<(PathBuf, String)> {
         let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
         let s = loader::Load::file(f).scenario().unwrap();
-        let w = world::run(&s);
+        let w = engine::run(&s);
         cov.add(&rel, &w);
         let (mut text, mut docs) = (String::new(), Vec::new());
         let mut add = |e: explain::Explanation| {

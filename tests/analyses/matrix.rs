@@ -1,7 +1,7 @@
 //! The `matrix` driver step: admission for every pair, nothing created.
 
+use a2a_sim::engine;
 use a2a_sim::engine::record::StepResult;
-use a2a_sim::engine::world;
 use a2a_sim::testing::expect;
 
 use crate::common::{load, load_err, report_value};
@@ -32,7 +32,7 @@ fn with(steps: &str) -> String {
 
 fn grid(yaml: &str, step: usize) -> Vec<Vec<Vec<&'static str>>> {
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     match &w.steps[step - 1].result {
         StepResult::Matrix(g) => g
             .iter()
@@ -68,7 +68,7 @@ fn a_matrix_creates_no_task_draws_no_id_or_tick_and_records_no_denial() {
         "  - matrix: {callers: all, agents: all}\n  - send: {caller: desk, to: screener, text: go, as: t}",
     );
     let s = load(&yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks.len(), 1);
     assert!(w.denials.is_empty(), "a matrix is not a delegation attempt");
     assert_eq!(w.tasks[0].history[0].tick, 1);
@@ -81,7 +81,7 @@ fn cells_agree_with_the_denials_a_send_gets() {
         "  - matrix: {callers: [bot], agents: [screener]}\n  - send: {caller: bot, to: screener, text: go}",
     );
     let s = load(&yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let StepResult::Matrix(g) = &w.steps[0].result else {
         panic!()
     };
@@ -148,7 +148,7 @@ fn json_has_matrices_only_when_used_and_the_table_a_grid() {
         serde_json::json!({"caller": "desk", "denied": {"screener": [], "ledger": ["tenant"]}})
     );
     let s = load(&with("  - matrix: {callers: [desk], agents: all}"));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     let t = a2a_sim::report::table::render(&w, a2a_sim::report::table::Layout::Fixed);
     assert!(t.contains("matrix (step 1)"), "{t}");
     assert!(t.contains("✓") && t.contains("tenant"), "{t}");
@@ -164,11 +164,11 @@ fn expect_pins_a_whole_matrix() {
     let ok = load(&pinned(
         "{desk: {screener: [], ledger: [tenant]}, screener: {screener: [cycle], ledger: [tenant]}}",
     ));
-    assert!(expect::check(&world::run(&ok)).is_empty());
+    assert!(expect::check(&engine::run(&ok)).is_empty());
     let wrong = load(&pinned(
         "{desk: {screener: [scope], ledger: [tenant]}, screener: {screener: [cycle], ledger: [tenant]}}",
     ));
-    let unmet = expect::check(&world::run(&wrong));
+    let unmet = expect::check(&engine::run(&wrong));
     assert_eq!(unmet.len(), 1);
     assert!(
         unmet[0].message.contains("`desk` → `screener`"),

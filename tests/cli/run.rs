@@ -98,7 +98,7 @@ fn no_push_token_is_printed_in_any_format() {
 /// a run, or the protocol goldens it is pinned by).
 #[test]
 fn every_format_of_run_prints_what_a_run_recording_every_stream_does() {
-    use a2a_sim::engine::world;
+    use a2a_sim::engine;
     use a2a_sim::protocol::{export, version::A2aVersion};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = a2a_sim::corpus::expand(&[root.join("scenarios")]).unwrap();
@@ -114,7 +114,7 @@ fn every_format_of_run_prints_what_a_run_recording_every_stream_does() {
         let scenario = a2a_sim::scenario::loader::Load::file(file)
             .scenario()
             .unwrap();
-        let w = world::run(&scenario);
+        let w = engine::run(&scenario);
         let mut json = Vec::new();
         a2a_sim::report::json::write(&w, &mut json).unwrap();
         let json = String::from_utf8(json).unwrap();

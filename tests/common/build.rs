@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use a2a_sim::engine::world;
+use a2a_sim::engine;
 use a2a_sim::testing::expect;
 use serde_json::Value;
 
@@ -50,7 +50,7 @@ pub fn send_ri(to: &str) -> String {
 /// The unmet expectations of a scenario.
 pub fn unmet(yaml: &str) -> Vec<String> {
     let s = load(yaml);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     expect::check(&w).into_iter().map(|u| u.message).collect()
 }
 

@@ -133,7 +133,7 @@ fn explore_prints_a_call_picked_schedule_that_pastes_back() {
         .map(|l| format!("{}\n", &l[2..]))
         .collect();
     let pasted = load(&format!("{WRONG}{block}"));
-    let w = world::run(&pasted);
+    let w = engine::run(&pasted);
     assert_eq!(error_codes(&w), ["agent_unavailable", "agent_unavailable"]);
     assert!(a2a_sim::testing::check::always(&w).is_some(), "{block}");
     let line: Value = serde_json::from_str(&json_line("wrong.yaml", 1, &s, &found, 1)).unwrap();

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use a2a_sim::engine::world::World;
+use a2a_sim::engine::World;
 use a2a_sim::report::json::{Session, write};
 use a2a_sim::scenario::loader;
 

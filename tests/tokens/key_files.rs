@@ -182,7 +182,7 @@ fn a_bad_token_is_a_runtime_refusal_not_a_load_error() {
     let s = loader::Load::text("s.yaml", &yaml, &d, "s")
         .scenario()
         .unwrap();
-    let w = a2a_sim::engine::world::run(&s);
+    let w = a2a_sim::engine::run(&s);
     let details: Vec<&str> = w.errors.iter().map(|e| &*e.detail).collect();
     assert_eq!(
         details,

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use a2a_sim::engine;
 use a2a_sim::engine::record::StepResult;
 use a2a_sim::engine::scenario::Scenario;
-use a2a_sim::engine::token::{Grant, Tokens, VerifiedToken};
-use a2a_sim::engine::world;
+use a2a_sim::engine::scenario::{Grant, Tokens, VerifiedToken};
 use serde_json::{Value, json};
 
 use super::{AUD, EPOCH, ISS, segments, token};
@@ -54,7 +54,7 @@ fn a_refused_request_makes_no_task_no_id_no_tick_and_never_shows_the_token() {
         "  - wait: 3\n  - send: {caller: orchestrator, to: payments-agent, text: pay}",
     ))
     .unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert!(w.tasks.is_empty());
     assert_eq!(w.clock(), 3, "the refusal took no tick");
     assert!(matches!(w.steps[1].result, StepResult::Nothing));
@@ -84,7 +84,7 @@ fn verification_uses_the_clock_before_the_tick_the_request_causes() {
         "  - wait: 2\n  - send: {caller: orchestrator, to: payments-agent, text: pay}",
     ))
     .unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks[0].history[0].tick, 3);
     assert!(w.errors.is_empty(), "{:?}", w.errors);
 }
@@ -113,7 +113,7 @@ fn the_scenarios_leeway_applies_at_the_scenario_clock_on_both_sides() {
         let steps =
             format!("  - wait: {wait}\n  - discover: {{caller: orchestrator, tags: [payments]}}");
         let s = load(&with_leeway(scenario(t, &steps))).unwrap();
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert_eq!(w.errors.is_empty(), ok, "wait {wait}: {:?}", w.errors);
     }
     // Without the leeway, exp refuses at tick 3 exactly, and nbf passes from tick 5 exactly.
@@ -126,7 +126,7 @@ fn the_scenarios_leeway_applies_at_the_scenario_clock_on_both_sides() {
         let steps =
             format!("  - wait: {wait}\n  - discover: {{caller: orchestrator, tags: [payments]}}");
         let s = load(&scenario(t, &steps)).unwrap();
-        let w = world::run(&s);
+        let w = engine::run(&s);
         assert_eq!(
             w.errors.is_empty(),
             ok,
@@ -145,7 +145,7 @@ fn a_claim_the_scenario_cannot_map_is_a_runtime_refusal() {
     ));
     match r {
         Ok(s) => {
-            let w = world::run(&s);
+            let w = engine::run(&s);
             assert!(w.tasks.is_empty());
             assert_eq!(error_codes(&w), ["unauthenticated"]);
             assert!(
@@ -166,7 +166,7 @@ fn nested_hops_carry_verified_actor_chains() {
         "  - send: {caller: orchestrator, to: payments-agent, text: pay}",
     ))
     .unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(chain(&w, 0), ["portal", "orchestrator"]);
     assert_eq!(chain(&w, 1), ["portal", "orchestrator", "payments-agent"]);
     let nested = &w.caller_tokens[&1];
@@ -188,7 +188,7 @@ fn nested_hops_carry_verified_actor_chains() {
     );
     assert_eq!(
         report_json(&w),
-        report_json(&world::run(&s)),
+        report_json(&engine::run(&s)),
         "byte-identical across runs"
     );
 }
@@ -215,7 +215,7 @@ fn a_tampered_nested_token_is_refused_by_the_callee() {
     ))
     .unwrap();
     s.tokens = Some(Box::new(Tamper(s.tokens.take().unwrap())));
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(w.tasks.len(), 1, "no child task");
     assert_eq!(error_codes(&w), ["unauthenticated"]);
     assert!(
@@ -240,7 +240,7 @@ fn every_request_is_verified_not_only_sends() {
   - get: {caller: orchestrator, task: pay}
   - discover: {caller: orchestrator, tags: [payments]}";
     let s = load(&scenario(&t, steps)).unwrap();
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert!(matches!(w.steps[0].result, StepResult::Ranking(_)));
     assert!(matches!(w.steps[1].result, StepResult::Task { .. }));
     assert!(matches!(w.steps[2].result, StepResult::Nothing));
@@ -311,7 +311,7 @@ fn pausing(delegate: &str, steps: &str) -> Scenario {
     load(&yaml).unwrap()
 }
 
-fn last_message(w: &a2a_sim::engine::world::World, task: usize) -> Value {
+fn last_message(w: &a2a_sim::engine::World, task: usize) -> Value {
     let v: Value = serde_json::from_str(&report_json(w)).unwrap();
     v["tasks"][task]["history"]
         .as_array()
@@ -329,7 +329,7 @@ const PAY_AND_ANSWER: &str =
 fn a_scripted_reply_down_to_the_child_carries_a_minted_token() {
     let mut s = pausing("replies: [{text: the sanctions list}]", PAY);
     let mints = wire(&mut s, 2);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert!(w.errors.is_empty(), "{:?}", w.errors);
     assert_eq!(states(&w), ["completed", "completed"]);
     assert_eq!(
@@ -344,7 +344,7 @@ fn a_scripted_reply_with_a_tampered_token_is_refused_by_the_child() {
     // The creation's token is good; the reply's is forged.
     let mut s = pausing("replies: [{text: the sanctions list}]", PAY);
     wire(&mut s, 1);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(error_codes(&w), ["unauthenticated"]);
     assert_eq!(
         &*w.errors[0].detail,
@@ -365,7 +365,7 @@ fn a_scripted_reply_with_a_tampered_token_is_refused_by_the_child() {
 fn a_forwarded_escalation_reply_carries_a_minted_token() {
     let mut s = pausing("on_pause: escalate", PAY_AND_ANSWER);
     let mints = wire(&mut s, 2);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert!(w.errors.is_empty(), "{:?}", w.errors);
     assert_eq!(states(&w), ["completed", "completed"]);
     assert_eq!(
@@ -379,7 +379,7 @@ fn a_forwarded_escalation_reply_carries_a_minted_token() {
 fn a_forwarded_escalation_reply_with_a_tampered_token_is_refused_by_the_child() {
     let mut s = pausing("on_pause: escalate", PAY_AND_ANSWER);
     wire(&mut s, 1);
-    let w = world::run(&s);
+    let w = engine::run(&s);
     assert_eq!(error_codes(&w), ["unauthenticated"]);
     assert_eq!(
         &*w.errors[0].detail,

@@ -2,7 +2,7 @@
 //! the header rules (alg, kid, key family), a tampered or foreign signature, and malformed tokens
 //! refused without a panic.
 
-use a2a_sim::engine::token::VerifiedToken;
+use a2a_sim::engine::scenario::VerifiedToken;
 use a2a_sim::token::sign;
 use a2a_sim::token::verify;
 use a2a_sim::token::{Alg, KeySet, PrivateKey, TokenPolicy};

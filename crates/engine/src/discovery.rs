@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use crate::caller_context::CallerContext;
 use crate::ids::AgentIx;
 use crate::scenario::Agent;
-pub use crate::scenario::{Directory, Ranked, Scores};
+pub use crate::scenario::{Directory, Ranked};
 use crate::symbols::Sym;
 
 /// Cards the caller may use, best first; ties by name. `tags` is a sorted set.

@@ -2,33 +2,41 @@
 //! discovery, push, chains, conditions and faults — the whole deterministic model of a run.
 //!
 //! The bottom layer of a2a-sim: it depends on no other crate of the workspace, and on nothing
-//! that reads files, parses YAML, runs async code, speaks HTTP or does crypto. The loader hands it
-//! a [`scenario::Scenario`]; a run ([`world::run`]) drives it tick by tick; reports read what it
-//! recorded.
+//! that reads files, parses YAML, runs async code, speaks HTTP or does crypto.
 //!
-//! Inside, imports point down too. At the bottom, the words every file speaks: [`ids`], `codes`,
-//! [`data`], [`lifecycle`], [`symbols`]. Above them, the scenario model and the [`record`] with the
-//! entries it keeps; then `world.rs`, and on top the files that add to `impl World` (`status`,
-//! `handler`, `delegating`, `driver`, ...), which nothing below them imports.
+//! What the crates above see:
+//! - [`scenario`]: the model a run is given. The loader builds a [`Scenario`] from these types
+//!   (agents, callers, steps, faults, policy, token grants).
+//! - [`run`] (or [`World`], stepwise, for `serve` and `explain`): the run.
+//! - [`record`]: what a run gives back. A [`Record`] with its tasks, steps, denials, errors,
+//!   pushes, deliveries and events, which every report reads.
+//! - A few functions the analyses share with the engine: admission ([`check_delegation`]),
+//!   discovery ([`discover`], [`top`]) and the clock's RFC 3339 form ([`format_utc`]).
+//!
+//! Every other module is private. Inside, imports point down too. At the bottom are the words
+//! every file speaks: `ids`, `codes`, `data`, `lifecycle`, `symbols`. Above them are the scenario
+//! model and the record with the entries it keeps, then `world.rs`. On top are the files that add
+//! to `impl World` (`status`, `handler`, `delegating`, `driver`, ...), which nothing below them
+//! imports.
 
-pub mod admission;
+mod admission;
 mod caller_context;
 mod chain;
 mod codes;
-pub mod conditions;
-pub mod data;
+mod conditions;
+mod data;
 mod delegating;
-pub mod delegation;
-pub mod delivery;
-pub mod discovery;
+mod delegation;
+mod delivery;
+mod discovery;
 mod driver;
 mod escalation;
 mod external;
-pub mod faults;
+mod faults;
 mod handler;
-pub mod ids;
+mod ids;
 mod ix;
-pub mod lifecycle;
+mod lifecycle;
 mod member;
 mod names;
 mod new_task;
@@ -36,7 +44,7 @@ mod notification;
 mod outage;
 mod parts;
 mod program;
-pub mod push;
+mod push;
 mod push_config;
 mod rare;
 pub mod record;
@@ -47,17 +55,23 @@ mod scheduler;
 mod session;
 mod shared;
 mod status;
-pub mod symbols;
-pub mod task;
+mod symbols;
+mod task;
 mod template;
-pub mod timestamp;
-pub mod token;
+mod timestamp;
+mod token;
 mod verified;
-pub mod world;
+mod world;
 
+pub use admission::{CallerContext, check_delegation};
 pub use chain::{ChainRef, Chains};
+pub use discovery::{discover, top};
 pub use ix::ix32;
 pub use names::NameList;
 pub use outage::CRASHED;
 pub use program::{Op, compile};
+pub use record::Record;
+pub use scenario::Scenario;
 pub use template::{DataTemplate, Field, Part};
+pub use timestamp::{MAX_MS, format_utc, parse_rfc3339};
+pub use world::{RecordStreams, Session, World, run, run_recording, run_with};

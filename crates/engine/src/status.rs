@@ -8,7 +8,6 @@ pub use crate::lifecycle::IllegalTransition;
 use crate::lifecycle::TaskState;
 use crate::new_task::NewTask;
 use crate::record::*;
-use crate::scenario::*;
 use crate::task::*;
 use crate::world::{RecordStreams, Run, World};
 

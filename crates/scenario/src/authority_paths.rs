@@ -13,10 +13,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Severity;
 use crate::yaml::Seg;
-use engine::admission::{CallerContext, check_delegation};
-use engine::discovery;
+use engine::scenario::Sym;
 use engine::scenario::*;
-use engine::symbols::Sym;
+use engine::{CallerContext, check_delegation};
 use engine::{ChainRef, Chains};
 
 /// One laundering path, located at the delegating handler step.
@@ -103,7 +102,7 @@ pub fn findings(scenario: &Scenario) -> Vec<Finding> {
             Target::Agent(a) => Some(*a),
             Target::Discover(tags) => *discovered
                 .entry((send.caller(), &tags[..]))
-                .or_insert_with(|| discovery::top(&ctx, tags, &scenario.directory)),
+                .or_insert_with(|| engine::top(&ctx, tags, &scenario.directory)),
         };
         let Some(callee) = callee else { continue };
         if !entered.insert((send.caller(), callee)) {
@@ -195,10 +194,10 @@ fn site_callees(scenario: &Scenario, ctx: &CallerContext, site: &Site) -> Vec<Ag
         match t {
             SiteTarget::One(Target::Agent(a)) => out.push(*a),
             SiteTarget::One(Target::Discover(tags)) => {
-                out.extend(discovery::top(ctx, tags, &scenario.directory));
+                out.extend(engine::top(ctx, tags, &scenario.directory));
             }
             SiteTarget::Ranking(tags, limit) => out.extend(
-                discovery::discover(ctx, tags, *limit, &scenario.directory, &scenario.agents)
+                engine::discover(ctx, tags, *limit, &scenario.directory, &scenario.agents)
                     .iter()
                     .map(|r| r.agent),
             ),

@@ -11,7 +11,7 @@ use unicode_security::confusable_detection::skeleton;
 use crate::problem::Problem;
 use crate::yaml::Seg;
 use engine::scenario::Scenario;
-use engine::symbols::Sym;
+use engine::scenario::Sym;
 
 /// Default_Ignorable_Code_Point (Unicode 15.1, DerivedCoreProperties.txt): the crates above do
 /// not expose it, and it is a short, stable list.

@@ -4,13 +4,13 @@
 //! a step on some path, where an escalation would be illegal, and where a script can end without
 //! a terminal state or a pause. Warnings are not errors: a scenario may test handler bugs.
 //!
-//! [`TRANSITIONS`]: engine::lifecycle::TRANSITIONS
+//! [`TRANSITIONS`]: engine::record::TRANSITIONS
 
 use crate::problem::Problem;
 use crate::yaml::Seg;
 use engine::Part;
-use engine::conditions::Subject;
-use engine::lifecycle::TaskState;
+use engine::record::TaskState;
+use engine::scenario::Subject;
 use engine::scenario::{
     Agent, AgentIx, FanTargets, HandlerStep, OnError, OnPause, Scenario, Step, Target, Text,
 };

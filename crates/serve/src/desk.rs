@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use engine::faults::Refusal;
+use engine::World;
+use engine::record::parse_task_id;
 use engine::record::{ErrorCode, ErrorRecord, StepResult};
+use engine::scenario::Refusal;
 use engine::scenario::{Step, TaskRef};
-use engine::task::parse_task_id;
-use engine::world::World;
 use output::protocol::export;
 
 use super::failure::{Failure, FailureKind};
@@ -306,7 +306,7 @@ impl Desk {
                         .messages
                         .iter()
                         .rev()
-                        .find(|m| m.role() == engine::task::Role::User)
+                        .find(|m| m.role() == engine::record::Role::User)
                     {
                         self.client_ids.insert(format!("msg-{}", m.id()), id);
                     }

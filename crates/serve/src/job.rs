@@ -73,7 +73,7 @@ pub struct ListQuery {
     pub caller: usize,
     pub agent: usize,
     pub context_id: Option<String>,
-    pub status: Option<engine::lifecycle::TaskState>,
+    pub status: Option<engine::record::TaskState>,
     /// Only tasks whose status changed after this instant (milliseconds since the epoch).
     pub status_after: Option<i64>,
     pub history_length: Option<usize>,

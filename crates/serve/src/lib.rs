@@ -114,7 +114,7 @@ impl std::error::Error for ServeError {}
 
 /// What a session's caller does with the finished world before it is dropped: the binary checks
 /// the served file's `expect` entries with it.
-pub type Finish = Box<dyn FnOnce(&engine::world::World<'static>) + Send>;
+pub type Finish = Box<dyn FnOnce(&engine::World<'static>) + Send>;
 
 /// Serves `scenario` until a signal, `--exit-after` or `--idle-exit`; then writes the report.
 pub fn run(scenario: Scenario, options: Options) -> Result<(), ServeError> {

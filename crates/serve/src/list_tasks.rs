@@ -7,7 +7,7 @@ use super::failure::{Failure, FailureKind};
 use super::job::{Answer, ListQuery};
 use super::ownership::owns;
 use super::protocol;
-use engine::world::World;
+use engine::World;
 use output::protocol::export;
 use output::protocol::version::A2aVersion;
 

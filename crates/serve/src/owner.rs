@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use engine::World;
 use engine::scenario::Scenario;
-use engine::world::World;
 
 use super::desk::{Desk, Settings, ticks};
 use super::job::{Answer, Job, Reply};

@@ -2,8 +2,8 @@
 //! push configs) shows a caller only the tasks it owns, by its id in its tenant. The owner and the
 //! modules it answers through all ask, so this module imports nothing of the crate.
 
-use engine::task::Owner;
-use engine::world::World;
+use engine::World;
+use engine::record::Owner;
 
 pub fn owns(world: &World, caller: usize, ix: usize) -> bool {
     let c = &world.scenario.callers[caller];

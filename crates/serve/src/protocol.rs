@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::failure::{Failure, FailureKind};
 use super::job::{ListQuery, PushOp, PushQuery, Req};
 use super::message::{Kind, bool_field, invalid, message_spec, str_field, typed};
-use engine::push::Secret;
+use engine::scenario::Secret;
 use engine::scenario::{
     AgentIx, CallerIx, ContextSpec, PushSpec, Send, SendParts, Step, Target, TaskRef,
 };
@@ -324,13 +324,11 @@ fn list_query(params: &Value, caller: CallerIx, agent: AgentIx) -> Result<ListQu
     };
     let status_after = match str_field(params, "statusTimestampAfter")? {
         None | Some("") => None,
-        Some(t) => Some(
-            output::protocol::timestamp::parse_rfc3339(t).ok_or_else(|| {
-                invalid(format!(
-                    "`statusTimestampAfter` `{t}` is not an RFC 3339 timestamp"
-                ))
-            })?,
-        ),
+        Some(t) => Some(engine::parse_rfc3339(t).ok_or_else(|| {
+            invalid(format!(
+                "`statusTimestampAfter` `{t}` is not an RFC 3339 timestamp"
+            ))
+        })?),
     };
     Ok(ListQuery {
         caller,

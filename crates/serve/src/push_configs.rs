@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 use super::failure::{Failure, FailureKind};
 use super::job::{Answer, PushOp, PushQuery};
 use super::ownership::owns;
+use engine::World;
 use engine::record::ErrorCode;
+use engine::record::{TaskIx, parse_task_id, task_id};
 use engine::scenario::{Step, Target};
-use engine::task::{TaskIx, parse_task_id, task_id};
-use engine::world::World;
 use output::protocol::version::A2aVersion;
 
 /// A task's config as its client set it.

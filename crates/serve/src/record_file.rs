@@ -9,9 +9,9 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
+use engine::World;
 use engine::record::StepResult;
 use engine::scenario::{Scenario, Step, Target, TaskRef};
-use engine::world::World;
 
 /// What the session did besides its requests: the clock moved on its own (scheduled work came
 /// due in real time) after this many steps, from one tick to another.
@@ -78,7 +78,7 @@ fn step_line(s: &Scenario, step: &Step, n: usize) -> Option<String> {
         TaskRef::Id(id) => format!("task_id: {}", quoted(id)),
         TaskRef::Alias(a) => format!("task: {}", quoted(s.aliases.get(*a).unwrap_or_default())),
     };
-    let message = |text: &str, data: Option<&engine::data::DataMap>| {
+    let message = |text: &str, data: Option<&engine::scenario::DataMap>| {
         let mut m = format!("text: {}", quoted(text));
         if let Some(d) = data {
             let _ = write!(m, ", data: {}", Value::Object(d.clone()));

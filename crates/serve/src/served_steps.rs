@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use engine::record::parse_task_id;
 use engine::scenario::{CallerIx, Step, TaskRef};
-use engine::task::parse_task_id;
 
 #[derive(Default)]
 pub struct ServedSteps {

@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 
+use engine::World;
+use engine::record::TaskIx;
 use engine::record::{CallId, Event, EventKind};
-use engine::task::TaskIx;
-use engine::world::World;
 use output::protocol::export;
 use output::protocol::version::A2aVersion;
 

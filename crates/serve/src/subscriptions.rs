@@ -11,10 +11,10 @@ use super::failure::{Failure, FailureKind};
 use super::job::Answer;
 use super::ownership::owns;
 use super::stream_events::{served_event, task_event};
+use engine::World;
 use engine::record::EventKind;
+use engine::record::{TaskIx, parse_task_id, task_id};
 use engine::scenario::{AgentIx, CallerIx};
-use engine::task::{TaskIx, parse_task_id, task_id};
-use engine::world::World;
 use output::protocol::export;
 use output::protocol::version::A2aVersion;
 

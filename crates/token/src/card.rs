@@ -226,7 +226,7 @@ pub struct CardSigner {
     pub key: PrivateKey,
 }
 
-impl engine::token::CardSigning for CardSigner {
+impl engine::scenario::CardSigning for CardSigner {
     fn sign(&self, card: &mut Value) -> Result<(), String> {
         sign(card, &self.key, None)
     }

@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use super::TokenPolicy;
 use super::algorithm::Alg;
 use super::keys::KeySet;
-use engine::timestamp::format_utc;
-use engine::token::VerifiedToken;
+use engine::format_utc;
+use engine::scenario::VerifiedToken;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {

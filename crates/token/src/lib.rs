@@ -2,7 +2,7 @@
 //! clock, the platform's minting of nested-hop tokens (RFC 8693 actor chains), and the JWS
 //! signatures of agent cards (A2A §8.4, [`card`]). The only crate that touches crypto, all of it
 //! through `jsonwebtoken` (and `serde_jcs` for the canonical form); the engine sees it through
-//! [`engine::token::Tokens`] and [`engine::token::CardSigning`]. Depends on the engine only.
+//! [`engine::scenario::Tokens`] and [`engine::scenario::CardSigning`]. Depends on the engine only.
 
 mod algorithm;
 pub mod card;
@@ -10,14 +10,14 @@ mod check;
 mod keys;
 mod mint;
 
-use engine::token::{Grant, Tokens, VerifiedToken};
+use engine::scenario::{Grant, Tokens, VerifiedToken};
 
 pub use algorithm::{Alg, DEFAULT_ALLOWED, Family};
 pub use check::{Check, Inspection, Verdict, inspect, unverified_claims, verify};
 pub use keys::{KeyError, KeySet, PrivateKey};
 pub use mint::{act_claim, sign};
 
-pub use engine::token::{AGENT_LIFETIME_S, NESTED_LIFETIME_S};
+pub use engine::scenario::{AGENT_LIFETIME_S, NESTED_LIFETIME_S};
 
 /// `policy.token`: who may issue callers' tokens, for whom, with which algorithms.
 #[derive(Debug, Clone)]

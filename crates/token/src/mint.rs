@@ -5,7 +5,7 @@ use jsonwebtoken::{Header, encode};
 use serde_json::{Map, Value, json};
 
 use super::keys::PrivateKey;
-use engine::token::Grant;
+use engine::scenario::Grant;
 
 /// `act` for a chain (earliest first): the most recent actor outermost (RFC 8693 §4.1).
 pub fn act_claim(chain: &[&str]) -> Option<Value> {

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
-use crate::engine::lifecycle::TaskState;
+use crate::engine::record::TaskState;
 use crate::protocol::version::A2aVersion;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use crate::engine::lifecycle::TaskState;
-use crate::protocol::timestamp::parse_rfc3339;
+use crate::engine::parse_rfc3339;
+use crate::engine::record::TaskState;
 
 use super::Finding;
 use super::event::{Event, Kind};

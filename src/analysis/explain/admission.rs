@@ -3,9 +3,10 @@
 use serde_json::{Value, json};
 use url::{Host, Url};
 
+use crate::engine::CallerContext;
 use crate::engine::Chains;
-use crate::engine::admission::{CallerContext, DenialCode};
-use crate::engine::push::HostPattern;
+use crate::engine::record::DenialCode;
+use crate::engine::scenario::HostPattern;
 use crate::engine::scenario::{Agent, Scenario};
 
 /// One check: what it compared and its verdict.

@@ -2,10 +2,10 @@
 
 use serde_json::{Value, json};
 
-use crate::engine::discovery::discover;
+use crate::engine::World;
+use crate::engine::discover;
 use crate::engine::scenario::CallerIx;
-use crate::engine::symbols::Sym;
-use crate::engine::world::World;
+use crate::engine::scenario::Sym;
 
 pub fn explain(
     world: &World,

@@ -7,9 +7,9 @@ mod task;
 
 use serde_json::{Value, json};
 
+use crate::engine::World;
 use crate::engine::record::StepResult;
 use crate::engine::scenario::{Step, Target};
-use crate::engine::world::World;
 use crate::error::{Error, Status};
 
 pub use admission::{admission as admission_checks, denied_codes, push_url};
@@ -38,7 +38,7 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
             let callee = match &send.to {
                 Target::Agent(a) => Some(*a),
                 Target::Discover(tags) => {
-                    let top = crate::engine::discovery::top(&ctx, tags, &s.directory);
+                    let top = crate::engine::top(&ctx, tags, &s.directory);
                     let names: Vec<&str> = tags.iter().map(|&t| s.symbols.name(t)).collect();
                     let found = top.map_or("no candidate".to_string(), |a| {
                         format!("top-ranked `{}`", s.agents[a].name())
@@ -144,7 +144,7 @@ pub fn step(world: &World, n: usize) -> Result<Explanation, String> {
             let r = &world.steps[n - 1].result;
             let summary = match r {
                 StepResult::Task { task, state, .. } => {
-                    format!("{} {state}", crate::engine::task::task_id(*task))
+                    format!("{} {state}", crate::engine::record::task_id(*task))
                 }
                 StepResult::Tick(t) => format!("tick {t}"),
                 _ => "nothing done".into(),
@@ -277,7 +277,7 @@ pub fn discover(world: &World, n: usize) -> Result<Explanation, String> {
 
 /// `--task ID`: the task's path through its handler, with ticks and why each `when` went its way.
 pub fn task(world: &World, id: &str) -> Result<Explanation, String> {
-    let ix = crate::engine::task::parse_task_id(id)
+    let ix = crate::engine::record::parse_task_id(id)
         .filter(|&ix| ix < world.tasks.len())
         .ok_or_else(|| {
             format!(
@@ -331,7 +331,7 @@ pub fn command(
     as_json: bool,
 ) -> Result<Status, Error> {
     let scenario = crate::scenario::loader::Load::file(file).scenario()?;
-    let world = crate::engine::world::run(&scenario);
+    let world = crate::engine::run(&scenario);
     let result = match (step_n, discover_n, task_id) {
         (Some(n), _, _) => step(&world, n),
         (_, Some(n), _) => discover(&world, n),
@@ -350,7 +350,7 @@ pub fn command(
 
 /// The handler steps (pre-order numbers) a task's walk matched against its records: what
 /// `coverage` counts as run.
-pub fn steps_taken(world: &World, ix: crate::engine::task::TaskIx) -> Vec<usize> {
+pub fn steps_taken(world: &World, ix: crate::engine::record::TaskIx) -> Vec<usize> {
     let (doc, _) = task::explain(world, ix);
     doc["path"]
         .as_array()

@@ -3,11 +3,11 @@
 
 use serde_json::{Value, json};
 
-use crate::engine::delegation::Spec;
+use crate::engine::World;
 use crate::engine::record::ErrorCode;
+use crate::engine::record::Spec;
+use crate::engine::record::{Branch, TaskIx, task_id};
 use crate::engine::scenario::HandlerStep;
-use crate::engine::task::{Branch, TaskIx, task_id};
-use crate::engine::world::World;
 use crate::engine::{Op, compile};
 use crate::report::condition::CondText;
 

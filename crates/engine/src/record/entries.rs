@@ -15,7 +15,7 @@ use crate::symbols::Sym;
 pub struct Note {
     /// See [`Note::step`].
     step: u32,
-    /// Boxed to its length (see [`Denial`]'s).
+    /// Boxed to its length, as a denial's detail is.
     pub detail: Box<str>,
     /// See [`Note::task`].
     task: Option<Ix>,

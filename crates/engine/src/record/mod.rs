@@ -7,19 +7,27 @@ use std::collections::BTreeMap;
 
 use crate::chain::Chains;
 use crate::data::DataMap;
-use crate::delegation::Delegation;
-use crate::delivery::Delivery;
 use crate::faults::Faults;
-use crate::ids::{AliasIx, TaskIx};
+use crate::ids::AliasIx;
 use crate::ix::Ix;
 use crate::parts::Parts;
 use crate::scenario::{Scenario, Step};
-use crate::task::{Message, Task};
 use crate::token::VerifiedToken;
 
 mod entries;
 
 pub use entries::*;
+// What a record's entries are made of, named here so that the crates above read the whole record
+// from this one module: tasks and their parts, states, delegations, deliveries and codes.
+pub use crate::codes::DenialCode;
+pub use crate::delegation::{Delegation, Member, Outcome, Spec};
+pub use crate::delivery::{Delivery, DeliveryOutcome};
+pub use crate::ids::{AgentIx, CallerIx, TaskIx};
+pub use crate::lifecycle::{TRANSITIONS, TaskState};
+pub use crate::task::{
+    Artifact, Branch, Context, DataRef, Decision, Message, Owner, Role, Task, parse_task_id,
+    task_id,
+};
 
 /// World-wide counters, one per kind of id; an id is drawn only when its object is created.
 #[derive(Debug, Default, Clone)]

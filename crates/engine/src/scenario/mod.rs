@@ -2,13 +2,21 @@
 //! This is what the engine runs; it holds no positions and no YAML.
 
 pub use crate::codes::Outcome;
-pub use crate::conditions::{Cond, DataTest, Subject, Test, TextTest, ValueTest};
+pub use crate::conditions::{
+    Cond, DataTest, Subject, Test, TextTest, ValueTest, data_holds, lookup, text_holds, value_holds,
+};
 pub use crate::data::DataMap;
 pub use crate::ids::{AgentIx, AliasIx, CallerIx, Level, ResultIx};
-use crate::lifecycle::TaskState;
-use crate::push::HostPattern;
-use crate::symbols::{Sym, Symbols};
 pub use crate::template::Text;
+// The rest of what a scenario is made of, named here so that the crates above read the whole
+// model from this one module: its faults, token grants, push hosts, names and task states.
+pub use crate::faults::{DeliveryPolicy, Fault, FaultKind, FaultTarget, Faults, Refusal, Window};
+pub use crate::lifecycle::TaskState;
+pub use crate::push::{HostPattern, REDACTED, Secret, check_push_url};
+pub use crate::symbols::{Sym, Symbols};
+pub use crate::token::{
+    AGENT_LIFETIME_S, CardSigning, Grant, NESTED_LIFETIME_S, Tokens, VerifiedToken,
+};
 
 mod directory;
 mod script;

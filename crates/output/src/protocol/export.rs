@@ -6,12 +6,12 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use crate::protocol::adapter::{self, InternalTask, Outputs, RunTimes};
-use crate::protocol::timestamp::format_utc;
 use crate::protocol::version::A2aVersion;
 use crate::report::json::{Seq, write_pretty};
+use engine::format_utc;
 use engine::record::Record;
 use engine::record::{Event, EventKind};
-use engine::task::{Role, Task, TaskIx, task_id};
+use engine::record::{Role, Task, TaskIx, task_id};
 
 /// How much of a task's append-only logs to show: a snapshot is a prefix.
 #[derive(Debug, Clone, Copy)]
@@ -51,7 +51,7 @@ fn timestamp(w: &Record, tick: u64) -> String {
     format_utc(w.scenario.clock.millis(tick))
 }
 
-fn message(w: &Record, v: A2aVersion, ix: TaskIx, m: &engine::task::Message) -> Value {
+fn message(w: &Record, v: A2aVersion, ix: TaskIx, m: &engine::record::Message) -> Value {
     let t = &w.tasks[ix];
     let mut o = Map::new();
     if v == A2aVersion::V0_3 {
@@ -82,7 +82,7 @@ fn status(w: &Record, v: A2aVersion, ix: TaskIx, entry: usize) -> Value {
     Value::Object(o)
 }
 
-fn artifact(v: A2aVersion, a: &engine::task::Artifact) -> Value {
+fn artifact(v: A2aVersion, a: &engine::record::Artifact) -> Value {
     let mut o = Map::new();
     o.insert("artifactId".into(), json!(format!("artifact-{}", a.id)));
     if let Some(name) = &a.name {
@@ -159,7 +159,7 @@ fn task_json(w: &Record, v: A2aVersion, ix: TaskIx, p: Prefix) -> Value {
 /// Protocol output carries timestamps; refuse a clock that runs past what RFC 3339 can write.
 fn check_clock(w: &Record) -> std::io::Result<()> {
     let last = w.scenario.clock.millis(w.ids.tick);
-    if last > crate::protocol::timestamp::MAX_MS || w.scenario.clock.epoch_ms < 0 {
+    if last > engine::MAX_MS || w.scenario.clock.epoch_ms < 0 {
         return Err(std::io::Error::other(format!(
             "the clock reaches past 9999-12-31 (or before 1970) by tick {}; lower clock.tick_ms or move clock.epoch",
             w.ids.tick
@@ -209,7 +209,7 @@ pub fn write_stream_with(
     check_clock(w)?;
     debug_assert_eq!(
         w.streams(),
-        engine::world::RecordStreams::All,
+        engine::RecordStreams::All,
         "every call's events are printed: the run must record them all"
     );
     // In 0.3 the call's last status update is marked `final`: the one that ends it, or (a call

@@ -6,5 +6,4 @@ pub mod card;
 pub mod export;
 pub mod security;
 pub mod signing;
-pub use engine::timestamp;
 pub mod version;

@@ -1,6 +1,6 @@
 //! The signatures of the cards a2a-sim issues (A2A §8.4): with `policy.card_signing_key`, every
 //! served and printed card carries exactly one, the scenario's; the crypto is the token crate's,
-//! handed in through [`engine::token::CardSigning`].
+//! handed in through [`engine::scenario::CardSigning`].
 
 use serde_json::{Value, json};
 

@@ -1,6 +1,6 @@
 //! Spellings that differ between A2A versions.
 
-use engine::lifecycle::TaskState;
+use engine::record::TaskState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum A2aVersion {

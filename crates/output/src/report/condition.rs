@@ -189,7 +189,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use engine::lifecycle::TaskState;
+    use engine::record::TaskState;
     use engine::scenario::{DataTest, Outcome};
 
     fn data(written: &str, test: ValueTest) -> Test {

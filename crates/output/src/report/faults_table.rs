@@ -4,9 +4,9 @@ use std::fmt::Write;
 
 use comfy_table::Table;
 
-use engine::faults::{FaultKind, FaultTarget, Window};
 use engine::record::Record;
-use engine::task::task_id;
+use engine::record::task_id;
+use engine::scenario::{FaultKind, FaultTarget, Window};
 use scenario::escape::Escaped;
 
 /// A window as the scenario writes it: `[from, to)`, `to` forever when open.

@@ -36,7 +36,7 @@ pub fn when_at(handler: &[HandlerStep], n: usize) -> Option<&When> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::lifecycle::TaskState;
+    use engine::record::TaskState;
     use engine::scenario::{Cond, Subject, Test, TextTest};
 
     fn status(text: &str) -> HandlerStep {

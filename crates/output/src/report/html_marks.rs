@@ -2,9 +2,9 @@
 //! token check refused), each at the tick it happened, and the placing of marks along a band so
 //! that no two of them overlap.
 
+use engine::record::task_id;
 use engine::record::{ErrorCode, Record, RefusedWhy, StepResult};
 use engine::scenario::{Step, Target};
-use engine::task::task_id;
 
 /// The gap kept between any two marks of one band.
 const MARK_GAP: f64 = 2.0;

@@ -7,7 +7,7 @@ use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use crate::report::html_text::{colour, esc};
 use engine::record::Record;
-use engine::task::{Role, task_id};
+use engine::record::{Role, task_id};
 
 pub(crate) fn tables(record: &Record, out: &mut String) {
     let s = record.scenario;

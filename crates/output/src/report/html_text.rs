@@ -1,7 +1,7 @@
 //! What the HTML page writes inside its markup, for the timeline and the tables alike: text
 //! escaped for content and attribute values, and each task state's colour.
 
-use engine::lifecycle::TaskState;
+use engine::record::TaskState;
 
 /// Each state's colour (the legend's order).
 pub(crate) const COLOURS: [(TaskState, &str); 8] = [

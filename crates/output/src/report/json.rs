@@ -13,10 +13,10 @@ use crate::report::json_records::{
     delivery, denial, error, matrix, push, strings, task_id, warning,
 };
 use crate::report::pretty::{ChunkWriter, Pretty};
+use engine::World;
 use engine::record::Record;
 use engine::record::*;
-use engine::task::{Artifact, Context, Decision, Message, Role, Task};
-use engine::world::World;
+use engine::record::{Artifact, Context, Decision, Message, Role, Task};
 
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -321,7 +321,7 @@ fn task(w: &Record, o: &mut Out, ix: usize, t: &Task) {
     o.str(names.name(t.owner.id));
     key!(o, "delegation_chain");
     // Stored last hop first; a chain is short, so it is turned round on the stack.
-    let chain: smallvec::SmallVec<[engine::symbols::Sym; 16]> =
+    let chain: smallvec::SmallVec<[engine::scenario::Sym; 16]> =
         w.chains.iter_rev(t.delegation_chain).collect();
     strings(o, chain.iter().rev().map(|&h| names.name(h)));
     // The caller's verified identity, never the token: only tasks a token created have it.

@@ -2,9 +2,9 @@
 //! matrices, written with [`Out`] as the rest of the report is.
 
 use crate::report::json_out::{Out, key};
-use engine::push::REDACTED;
 use engine::record::Record;
 use engine::record::*;
+use engine::scenario::REDACTED;
 
 /// An array of strings.
 pub(super) fn strings<'a>(o: &mut Out, items: impl Iterator<Item = &'a str>) {
@@ -50,7 +50,7 @@ pub(super) fn push(w: &Record, o: &mut Out, p: &Push) {
     o.close_object();
 }
 
-pub(super) fn delivery(w: &Record, o: &mut Out, d: &engine::delivery::Delivery) {
+pub(super) fn delivery(w: &Record, o: &mut Out, d: &engine::record::Delivery) {
     o.open_object();
     key!(o, "tick");
     o.u64(d.tick);

@@ -4,9 +4,9 @@
 use crate::report::mermaid_lines::{Item, arrow, esc, line, note, sort};
 use crate::report::mermaid_tasks::{Tree, subtree};
 use engine::record::Record;
+use engine::record::task_id;
 use engine::record::*;
 use engine::scenario::Step;
-use engine::task::task_id;
 
 /// Where a driver step sits in time, as `(tick, rank)`: a send or stream at its task's creation
 /// (rank 0, before the tick's other lines); a `wait` when it ended; any other step just after

@@ -5,12 +5,12 @@
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use crate::report::mermaid_lines::{Item, arrow, esc, host, line, note, sort};
-use engine::delegation::{Delegation, Member, Spec};
-use engine::lifecycle::TaskState;
 use engine::record::Record;
+use engine::record::TaskState;
 use engine::record::*;
+use engine::record::{Delegation, Member, Spec};
+use engine::record::{TaskIx, task_id};
 use engine::scenario::{Join, Step};
-use engine::task::{TaskIx, task_id};
 
 /// Who is under whom, built once (so a run of many tasks renders in linear time).
 pub(super) struct Tree {
@@ -159,7 +159,7 @@ fn task_items(record: &Record, ix: TaskIx, tree: &Tree, items: &mut Vec<Item>) {
             .messages
             .iter()
             .skip(1)
-            .filter(|m| m.role() == engine::task::Role::User);
+            .filter(|m| m.role() == engine::record::Role::User);
         for (k, (tick, m)) in resumes.zip(replies).enumerate() {
             let label = format!("[t{tick}] reply {}: {}", task_id(ix), esc(&m.text));
             items.push(line(

@@ -9,8 +9,8 @@ use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use engine::record::Record;
 use engine::record::*;
+use engine::record::{Task, task_id};
 use engine::scenario::Step;
-use engine::task::{Task, task_id};
 use scenario::escape::Escaped;
 
 /// How tables are laid out.
@@ -153,7 +153,7 @@ pub fn render(record: &Record, layout: Layout) -> String {
             let _ = writeln!(out, "  attempt: {}", task.attempt);
         }
         if record.scenario.policy.authority_keys {
-            let list = |s: &[engine::symbols::Sym]| {
+            let list = |s: &[engine::scenario::Sym]| {
                 scenario::escape::text(
                     &s.iter()
                         .map(|&s| names.name(s))
@@ -182,7 +182,7 @@ pub fn render(record: &Record, layout: Layout) -> String {
         }
         let mut t = table(layout, &["message", "role", "text", "data"]);
         for m in &task.messages {
-            let role = if m.role() == engine::task::Role::User {
+            let role = if m.role() == engine::record::Role::User {
                 "user"
             } else {
                 "agent"
@@ -383,7 +383,7 @@ fn crashed(record: &Record, task: usize) -> bool {
         .last()
         .and_then(|h| h.message())
         .is_some_and(|m| t.messages[m].text == engine::CRASHED)
-        && t.state == engine::lifecycle::TaskState::Failed
+        && t.state == engine::record::TaskState::Failed
 }
 
 /// A name or text from the scenario, for a cell: control characters escaped, its lines kept as

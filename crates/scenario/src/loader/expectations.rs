@@ -4,9 +4,9 @@
 use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::admission::DenialCode;
-use engine::lifecycle::TaskState;
+use engine::record::DenialCode;
 use engine::record::ErrorCode;
+use engine::record::TaskState;
 use engine::scenario::*;
 
 use super::value_tests::text_test;

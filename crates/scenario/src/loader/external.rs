@@ -101,7 +101,7 @@ impl Loader<'_> {
     pub(super) fn agent_tokens(
         &mut self,
         agents: &mut [Agent],
-        tokens: &dyn engine::token::Tokens,
+        tokens: &dyn engine::scenario::Tokens,
         levels: &[String],
         clock: &engine::scenario::Clock,
     ) {
@@ -112,13 +112,13 @@ impl Loader<'_> {
             let Some(external) = a.external.as_mut() else {
                 continue;
             };
-            let grant = engine::token::Grant {
+            let grant = engine::scenario::Grant {
                 sub: a.card.name.as_str(),
                 tenant: self.symbols.name(a.tenant),
                 classification: levels.get(a.clearance).map_or("", String::as_str),
                 scope: a.scopes.iter().map(|&s| self.symbols.name(s)).collect(),
                 act_chain: Vec::new(),
-                lifetime_s: engine::token::AGENT_LIFETIME_S,
+                lifetime_s: engine::scenario::AGENT_LIFETIME_S,
             };
             match tokens.mint(&grant, clock.epoch_ms) {
                 Ok(t) => external.token = Some(t),

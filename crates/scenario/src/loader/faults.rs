@@ -4,9 +4,9 @@
 use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::faults::*;
-use engine::push::HostPattern;
+use engine::scenario::HostPattern;
 use engine::scenario::Policy;
+use engine::scenario::*;
 
 use super::{Loader, Names, child};
 
@@ -24,7 +24,7 @@ const HOST_KINDS: [&str; 2] = ["down", "duplicate"];
 /// One `faults:` entry, checked: a fault of the run, or a card `serve` tampers with.
 enum Entry {
     Fault(Fault),
-    TamperedCard(engine::ids::AgentIx),
+    TamperedCard(engine::record::AgentIx),
 }
 
 impl Loader<'_> {

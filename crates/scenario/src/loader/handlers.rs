@@ -4,7 +4,7 @@
 use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::lifecycle::TaskState;
+use engine::record::TaskState;
 use engine::scenario::*;
 
 use super::{Loader, Names, child};

@@ -134,7 +134,7 @@ impl Loader<'_> {
         let faults = self.faults(file.faults, delivery, &policy, &names, signing_named);
 
         Scenario {
-            directory: engine::discovery::Directory::new(&agents),
+            directory: engine::scenario::Directory::new(&agents),
             name: file.name.unwrap_or(default_name),
             policy,
             levels,
@@ -153,7 +153,7 @@ impl Loader<'_> {
             symbols: std::mem::take(&mut self.symbols),
             tokens,
             card_signer: card_keys.signer.map(|key| {
-                Box::new(token::card::CardSigner { key }) as Box<dyn engine::token::CardSigning>
+                Box::new(token::card::CardSigner { key }) as Box<dyn engine::scenario::CardSigning>
             }),
         }
     }

@@ -2,9 +2,9 @@
 //! and the clock, each with its default when the file gives none.
 
 use crate::file::*;
-use engine::push::HostPattern;
+use engine::parse_rfc3339;
+use engine::scenario::HostPattern;
 use engine::scenario::*;
-use engine::timestamp::parse_rfc3339;
 
 use super::{Loader, agents};
 

@@ -2,7 +2,7 @@
 
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::push::Secret;
+use engine::scenario::Secret;
 use engine::scenario::*;
 
 use super::{Child, Loader, Names, child, path};

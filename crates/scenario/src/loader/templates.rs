@@ -4,7 +4,7 @@
 
 use crate::diagnostic::with_hint;
 use crate::yaml::Seg;
-use engine::conditions::Subject;
+use engine::scenario::Subject;
 use engine::scenario::*;
 use engine::{DataTemplate, Field, Part};
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::lifecycle::TaskState;
+use engine::record::TaskState;
 use engine::scenario::*;
 
 use super::{Loader, child};
@@ -43,9 +43,9 @@ impl Loader<'_> {
         at: &[Seg],
         w: &WordsFile,
         all: &[&str],
-    ) -> Vec<engine::delivery::DeliveryOutcome> {
+    ) -> Vec<engine::record::DeliveryOutcome> {
         self.words(at, w, "delivery outcome", all, |s| {
-            engine::delivery::DeliveryOutcome::ALL
+            engine::record::DeliveryOutcome::ALL
                 .into_iter()
                 .find(|o| o.as_str() == s)
         })

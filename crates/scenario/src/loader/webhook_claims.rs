@@ -3,7 +3,7 @@
 
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::delivery::DeliveryOutcome;
+use engine::record::DeliveryOutcome;
 use engine::scenario::*;
 
 use super::{Loader, Names, child};

@@ -4,9 +4,9 @@
 //! a2a-sim's request in flight, else none (a warning in the report) — and admitted as that
 //! task's delegation.
 
-use engine::ids::TaskIx;
+use engine::World;
+use engine::record::TaskIx;
 use engine::scenario::Step;
-use engine::world::World;
 
 use super::pump::{Pump, task_of_trace};
 use super::settle;

@@ -9,7 +9,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::Request;
 use hyper_util::rt::TokioIo;
 
-use engine::ids::TaskIx;
+use engine::record::TaskIx;
 
 /// The most a2a-sim reads of one answer.
 pub const MAX_ANSWER: usize = 4 << 20;

@@ -25,8 +25,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use engine::World;
 use engine::scenario::{Caller, Scenario};
-use engine::world::World;
 
 use crate::ServeError;
 use crate::desk::Desk;

@@ -8,11 +8,11 @@
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use engine::faults::{FaultKind, FaultTarget};
-use engine::ids::{AgentIx, TaskIx};
+use engine::World;
+use engine::record::{AgentIx, TaskIx};
 use engine::record::{ErrorCode, StepResult};
+use engine::scenario::{FaultKind, FaultTarget};
 use engine::scenario::{Step, Target, TaskRef};
-use engine::world::World;
 
 use super::client::{self, Answered};
 use super::start::{Live, Starter};
@@ -211,7 +211,7 @@ impl Pump {
         &mut self,
         task: TaskIx,
         text: &str,
-        data: Option<&engine::data::DataMap>,
+        data: Option<&engine::scenario::DataMap>,
         stream: bool,
     ) {
         let agent = self.world.tasks[task].agent();
@@ -356,7 +356,7 @@ impl Pump {
                             .reported
                             .iter()
                             .filter(|r| {
-                                matches!(r, wire::Reported::Status { state, .. } if *state == engine::lifecycle::TaskState::Working)
+                                matches!(r, wire::Reported::Status { state, .. } if *state == engine::record::TaskState::Working)
                             })
                             .count();
                         // A blocking answer repeats the history already recorded; a stream's
@@ -385,7 +385,7 @@ impl Pump {
                         let mut working_seen = 0;
                         for r in a.reported {
                             if let wire::Reported::Status {
-                                state: engine::lifecycle::TaskState::Working,
+                                state: engine::record::TaskState::Working,
                                 ..
                             } = &r
                             {

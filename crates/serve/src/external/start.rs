@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use engine::ids::AgentIx;
+use engine::record::AgentIx;
 use engine::scenario::Scenario;
 
 use super::{client, process, wire};

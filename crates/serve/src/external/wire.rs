@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use engine::lifecycle::TaskState;
+use engine::record::TaskState;
 
 use crate::message::canonical;
 

@@ -1,7 +1,7 @@
 //! The four state tables, A2A ⇄ internal ⇄ ACP: data, here in one place. The two lossy rows of
 //! internal → ACP (and the one of ACP → internal) are declared, not accidents.
 
-use engine::lifecycle::TaskState;
+use engine::record::TaskState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InternalState {
