@@ -14,12 +14,12 @@ use a2a_sim::engine::Chains;
 use a2a_sim::engine::discover;
 use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::{CallerContext, check_delegation};
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use support::{delegation_scenario, directory_scenario, fan_out_scenario, history_scenario};
 
 fn load(text: &str) -> Scenario {
-    loader::Load::text("bench.yaml", text, Path::new("."), "bench")
+    Load::text("bench.yaml", text, Path::new("."), "bench")
         .scenario()
         .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use a2a_sim::engine::scenario::Faults;
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 use a2a_sim::testing::check::check;
 use a2a_sim::testing::explore::{Options, explore};
 use a2a_sim::testing::shrink::shrink;
@@ -15,7 +15,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn load(file: &str) -> a2a_sim::engine::scenario::Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    loader::Load::file(&path)
+    Load::file(&path)
         .scenario()
         .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -19,7 +19,7 @@ fn main() {
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let text = support::delegation_scenario(n);
-    let scenario = a2a_sim::scenario::loader::Load::text(
+    let scenario = a2a_sim::scenario::Load::text(
         "delegations.yaml",
         text.as_str(),
         Path::new("."),

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-pub use scenario::diagnostic::*;
 use scenario::escape::Escaped;
+pub use scenario::{Coded, Diagnostic, LoadError, Severity, did_you_mean, with_hint};
 
 /// How a command that ran through ended. Problems with single inputs (a file that did not load
 /// among several) are reported as the command goes, so the others are still processed; the status

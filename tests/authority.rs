@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use a2a_sim::engine::scenario::{HostPattern, check_push_url};
+use a2a_sim::scenario::Load;
 use a2a_sim::scenario::confusable;
-use a2a_sim::scenario::loader;
 use serde_json::Value;
 
 use crate::common::binary::{a2a_sim_in, scratch};
@@ -156,7 +156,7 @@ fn check(name: &str, text: &str, args: &[&str]) -> crate::common::binary::Run {
 }
 
 fn findings(text: &str) -> Vec<(String, String)> {
-    let loaded = loader::Load::text("t.yaml", text, Path::new("."), "t")
+    let loaded = Load::text("t.yaml", text, Path::new("."), "t")
         .load()
         .unwrap_or_else(|e| panic!("{e}"));
     loaded
@@ -291,7 +291,7 @@ fn check_prints_located_findings_notes_json_and_allow() {
 #[test]
 fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let own = loader::Load::file(&root.join("scenarios/confused-deputy.yaml"))
+    let own = Load::file(&root.join("scenarios/confused-deputy.yaml"))
         .load()
         .unwrap();
     let codes: Vec<_> = own
@@ -309,7 +309,7 @@ fn the_bundled_confused_deputy_is_found_and_attenuation_refuses_it() {
             .count(),
         2
     );
-    let att = loader::Load::file(&root.join("scenarios/confused-deputy-attenuated.yaml"))
+    let att = Load::file(&root.join("scenarios/confused-deputy-attenuated.yaml"))
         .scenario()
         .unwrap();
     let world = a2a_sim::engine::run(&att);
@@ -482,7 +482,7 @@ callers:
 steps:
   - send: {caller: app, to: payments, text: go}
 ";
-    let loaded = loader::Load::text("t.yaml", text, Path::new("."), "t")
+    let loaded = Load::text("t.yaml", text, Path::new("."), "t")
         .load()
         .unwrap();
     let got: Vec<String> = loaded

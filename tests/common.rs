@@ -45,13 +45,13 @@ steps:
 use a2a_sim::engine;
 use a2a_sim::engine::record::{ErrorCode, Record, StepResult};
 use a2a_sim::engine::scenario::Scenario;
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 
 /// Loads `yaml` as the file `file`, its relative paths read from `dir`, the scenario named after
 /// the file's stem; the load error's text when it does not load.
 pub fn load_as(file: &str, dir: &Path, yaml: &str) -> Result<Scenario, String> {
     let name = Path::new(file).file_stem().unwrap().to_string_lossy();
-    loader::Load::text(file, yaml, dir, name.as_ref())
+    Load::text(file, yaml, dir, name.as_ref())
         .scenario()
         .map_err(|e| e.to_string())
 }

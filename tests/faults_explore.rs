@@ -205,7 +205,7 @@ fn the_files_own_faults_are_kept_in_every_run_and_never_shrunk() {
 
 #[test]
 fn the_readme_claim_holds_for_1000_runs() {
-    let s = a2a_sim::scenario::loader::Load::file(std::path::Path::new(concat!(
+    let s = a2a_sim::scenario::Load::file(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/scenarios/screener-outage.yaml"
     )))

@@ -1,7 +1,7 @@
 //! No panic on any input: arbitrary fault entries either load with located errors or run, and a
 //! run under any drawn schedule keeps the engine's invariants.
 
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 use a2a_sim::testing::check::check;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -76,7 +76,7 @@ proptest! {
             .replace("ATTEMPTS", &attempts.to_string())
             .replace("BACKOFF", &backoff.to_string())
             + &faults.join("\n") + "\n";
-        match loader::Load::text("fuzz.yaml", &text, std::path::Path::new("."), "fuzz").scenario() {
+        match Load::text("fuzz.yaml", &text, std::path::Path::new("."), "fuzz").scenario() {
             Err(e) => prop_assert!(e.to_string().contains("fuzz.yaml:"), "{e}"),
             Ok(s) => prop_assert_eq!(check(&s, &s.faults), None),
         }
@@ -89,7 +89,7 @@ proptest! {
 fn a_slow_window_to_the_end_of_time_keeps_the_invariants() {
     let text = BASE.replace("ATTEMPTS", "64").replace("BACKOFF", "0")
         + "  - {agent: payments, slow: {extra: 9223372036854775807, from: 0}}\n";
-    let s = loader::Load::text("fuzz.yaml", &text, std::path::Path::new("."), "fuzz")
+    let s = Load::text("fuzz.yaml", &text, std::path::Path::new("."), "fuzz")
         .scenario()
         .expect("loads");
     assert_eq!(check(&s, &s.faults), None);

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use a2a_sim::engine::record::TaskState;
 use a2a_sim::engine::scenario::*;
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 use serde_json::json;
 
 use crate::common::binary::{a2a_sim_in, scratch};
@@ -317,7 +317,7 @@ fn every_new_check_is_located_at_the_offending_value() {
         let text = world(handler, steps, extra);
         let (line, column) = position(&text, marker);
         let want = format!("test.yaml:{line}:{column}: ");
-        match loader::Load::text("test.yaml", &text, Path::new("."), "test").scenario() {
+        match Load::text("test.yaml", &text, Path::new("."), "test").scenario() {
             Ok(_) => failures.push(format!("{handler} {steps}{extra}: loaded")),
             Err(e) => {
                 let e = e.to_string();
@@ -375,7 +375,7 @@ fn check_warns_about_handler_bugs_on_every_path() {
     let mut failures = Vec::new();
     for (handler, want) in WARNINGS {
         let text = world(handler, "", "");
-        let loaded = match loader::Load::text("t.yaml", &text, Path::new("."), "t").load() {
+        let loaded = match Load::text("t.yaml", &text, Path::new("."), "t").load() {
             Ok(l) => l,
             Err(e) => panic!("{handler}: {e}"),
         };
@@ -462,7 +462,7 @@ fn warnings_print_without_failing_check_unless_denied() {
 #[test]
 fn the_bundled_handler_bugs_get_warnings_and_other_scenarios_none() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bugs = loader::Load::file(&root.join("scenarios/handler-bugs.yaml"))
+    let bugs = Load::file(&root.join("scenarios/handler-bugs.yaml"))
         .load()
         .unwrap();
     let agents: Vec<&str> = bugs.warnings.iter().map(|d| d.message.as_str()).collect();
@@ -474,9 +474,7 @@ fn the_bundled_handler_bugs_get_warnings_and_other_scenarios_none() {
         "card-files.yaml",
         "admission-denials.yaml",
     ] {
-        let l = loader::Load::file(&root.join("scenarios").join(f))
-            .load()
-            .unwrap();
+        let l = Load::file(&root.join("scenarios").join(f)).load().unwrap();
         // Laundering paths (issue 16) are findings of their own, not handler bugs.
         let bugs: Vec<_> = l.warnings.iter().filter(|d| d.coded.is_none()).collect();
         assert!(bugs.is_empty(), "{f}: {bugs:?}");

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 
 /// Issue 26, item 4: every warning of a large file was located by parsing the whole file again
 /// (38 warnings in 9 MB took 11 s). Now the file's lines are indexed once and each warning's
@@ -25,7 +25,7 @@ fn many_warnings_in_a_long_file_cost_one_pass_to_locate() {
         ));
     }
     let before = a2a_sim::scenario::yaml::probed_bytes();
-    let loaded = loader::Load::text("t.yaml", &text, Path::new("."), "t")
+    let loaded = Load::text("t.yaml", &text, Path::new("."), "t")
         .load()
         .unwrap_or_else(|e| panic!("{e}"));
     let parsed = a2a_sim::scenario::yaml::probed_bytes() - before;

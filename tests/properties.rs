@@ -8,7 +8,7 @@ use a2a_sim::protocol::export;
 use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::report::table as report_table;
 use a2a_sim::report::{html as report_html, json as report_json, mermaid as report_mermaid};
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::decode_utf8;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -160,7 +160,7 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        if let Ok(text) = loader::decode_utf8("prop.yaml", &bytes)
+        if let Ok(text) = decode_utf8("prop.yaml", &bytes)
             && let Ok(s) = load(text)
         {
             run_everything(&s);

@@ -10,12 +10,12 @@ use a2a_sim::corpus;
 use a2a_sim::engine;
 use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::protocol::{card, export};
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 
 use crate::common::goldens::{bless_or_compare, blessing};
 
 fn outputs(path: &Path) -> Vec<(String, String)> {
-    let s = loader::Load::file(path).scenario().unwrap();
+    let s = Load::file(path).scenario().unwrap();
     let w = engine::run(&s);
     let mut out = Vec::new();
     for (v, tag) in [(A2aVersion::V1_0, "1.0"), (A2aVersion::V0_3, "0.3")] {
@@ -66,7 +66,7 @@ fn protocol_output_of_the_bundled_scenarios_matches_its_goldens() {
 #[test]
 fn stream_calls_open_with_the_task_and_end_at_the_status_update_that_ends_or_pauses_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let s = loader::Load::file(&root.join("scenarios/nested-delegation.yaml"))
+    let s = Load::file(&root.join("scenarios/nested-delegation.yaml"))
         .scenario()
         .unwrap();
     let w = engine::run(&s);
@@ -135,7 +135,7 @@ fn a_card_file_that_is_not_a_card_is_a_load_error_naming_the_field() {
         "agents:\n  - {card: card.json, tenant: t, clearance: public}\ncallers: []\nsteps: []\n",
     )
     .unwrap();
-    let e = loader::Load::file(&dir.join("s.yaml"))
+    let e = Load::file(&dir.join("s.yaml"))
         .scenario()
         .unwrap_err()
         .to_string();

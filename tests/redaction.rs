@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -89,7 +89,7 @@ steps:
       token: {token}
 "
         );
-        let loaded = loader::Load::text("t.yaml", &text, Path::new("."), "t")
+        let loaded = Load::text("t.yaml", &text, Path::new("."), "t")
             .load()
             .unwrap_or_else(|e| panic!("{token}: {e}"));
         let warnings: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();
@@ -118,7 +118,7 @@ steps:
   - send: {caller: c, to: a, text: hi, as: t, push: {url: \"https://h.example/x\", token: &t \"tok\\x2Dsecret\"}}
   - send: {caller: c, to: *t, text: hi}
 ";
-    let err = loader::Load::text("t.yaml", text, Path::new("."), "t")
+    let err = Load::text("t.yaml", text, Path::new("."), "t")
         .scenario()
         .unwrap_err();
     let err = err.to_string();
@@ -195,7 +195,7 @@ proptest! {
 
     #[test]
     fn warnings_on_generated_files_name_every_agent_in_clear((names, text) in buggy_scenario()) {
-        let loaded = match loader::Load::text("g.yaml", &text, Path::new("."), "g").load() {
+        let loaded = match Load::text("g.yaml", &text, Path::new("."), "g").load() {
             Ok(l) => l,
             Err(e) => return Err(TestCaseError::fail(format!("{e}\n{text}"))),
         };
@@ -248,7 +248,7 @@ fn warnings_on_a2a_sim_gen_files_name_every_agent_in_clear() {
             .collect();
         assert!(k > 10, "seed {seed}: {k} tokens");
         let text = format!("{bugged}steps:\n{steps}");
-        let loaded = loader::Load::text("g.yaml", &text, Path::new("."), "g")
+        let loaded = Load::text("g.yaml", &text, Path::new("."), "g")
             .load()
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let warnings: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();

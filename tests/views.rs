@@ -10,7 +10,7 @@ use a2a_sim::corpus;
 use a2a_sim::engine;
 use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::report::{html, mermaid};
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 
 use crate::common::goldens::{bless_or_compare, blessing};
 use crate::common::load_as;
@@ -33,7 +33,7 @@ fn run_str(text: &str) -> (String, String) {
 
 fn bundled(name: &str) -> (String, String) {
     views(
-        &loader::Load::file(&root().join("scenarios").join(name))
+        &Load::file(&root().join("scenarios").join(name))
             .scenario()
             .unwrap(),
     )
@@ -46,7 +46,7 @@ fn views_of_the_bundled_scenarios_match_their_goldens() {
     for scenario in corpus::expand(&[root().join("scenarios")]).unwrap() {
         let stem = scenario.file_stem().unwrap().to_string_lossy().into_owned();
         let dir: PathBuf = root().join("tests/protocol-goldens").join(&stem);
-        let s = loader::Load::file(&scenario).scenario().unwrap();
+        let s = Load::file(&scenario).scenario().unwrap();
         let w = engine::run(&s);
         let mut page = Vec::new();
         html::write(&w, &mut page).unwrap();

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use a2a_sim::scenario::file::{ScenarioFile, StepList};
 use a2a_sim::scenario::yaml::{self, scanned, slow_parse};
+use a2a_sim::scenario::{ScenarioFile, StepList};
 
 type V = serde_json::Value;
 

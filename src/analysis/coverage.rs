@@ -329,7 +329,7 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> Res
     let mut cov = Coverage::default();
     let mut status = Status::Success;
     for f in &files {
-        let scenario = match crate::scenario::loader::Load::file(f).scenario() {
+        let scenario = match crate::scenario::Load::file(f).scenario() {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{e}");

@@ -8,7 +8,7 @@ pub(super) fn card_cmd(
     version: A2aVersion,
     list: bool,
 ) -> Result<Status, Error> {
-    let scenario = loader::Load::file(file).scenario()?;
+    let scenario = crate::scenario::Load::file(file).scenario()?;
     let mut out = std::io::stdout().lock();
     if list {
         // One agent a line; a card taken from a file adds a tab and the file.

@@ -8,7 +8,7 @@ pub(super) fn stdin_text() -> Result<&'static str, LoadError> {
     let r = TEXT.get_or_init(|| {
         let bytes = crate::regular_file::read_stdin(crate::regular_file::SCENARIO_LIMIT)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        loader::decode_utf8(STDIN, &bytes)
+        crate::scenario::decode_utf8(STDIN, &bytes)
             .map(str::to_string)
             .map_err(|e| e.to_string())
     });
@@ -31,21 +31,21 @@ pub(super) const STDIN: &str = "<stdin>";
 pub(super) fn load(
     file: &std::path::Path,
     overrides: &[Override],
-) -> Result<loader::Loaded, LoadError> {
-    load_as(file, overrides, loader::Warnings::Find)
+) -> Result<crate::scenario::Loaded, LoadError> {
+    load_as(file, overrides, crate::scenario::Warnings::Find)
 }
 
 /// [`load`], finding `check`'s warnings or not.
 fn load_as(
     file: &std::path::Path,
     overrides: &[Override],
-    warnings: loader::Warnings,
-) -> Result<loader::Loaded, LoadError> {
+    warnings: crate::scenario::Warnings,
+) -> Result<crate::scenario::Loaded, LoadError> {
     let load = if file.as_os_str() == "-" {
         let text = stdin_text()?;
-        loader::Load::text(STDIN, text.to_string(), std::path::Path::new("."), "stdin")
+        crate::scenario::Load::text(STDIN, text.to_string(), std::path::Path::new("."), "stdin")
     } else {
-        loader::Load::file(file)
+        crate::scenario::Load::file(file)
     };
     load.overrides(overrides).warnings(warnings).load()
 }
@@ -57,7 +57,7 @@ pub(super) fn load_for_serve(
     file: &std::path::Path,
     overrides: &[Override],
 ) -> Result<crate::engine::scenario::Scenario, LoadError> {
-    Ok(load_as(file, overrides, loader::Warnings::Skip)?.scenario)
+    Ok(load_as(file, overrides, crate::scenario::Warnings::Skip)?.scenario)
 }
 
 /// [`load`] for `run`: a library (no `steps`) has nothing to run. `run` prints no `check`
@@ -66,7 +66,7 @@ pub(super) fn load_for_run(
     file: &std::path::Path,
     overrides: &[Override],
 ) -> Result<crate::engine::scenario::Scenario, LoadError> {
-    let loaded = load_as(file, overrides, loader::Warnings::Skip)?;
+    let loaded = load_as(file, overrides, crate::scenario::Warnings::Skip)?;
     if loaded.library {
         let name = if file.as_os_str() == "-" {
             STDIN.to_string()

@@ -14,7 +14,6 @@ use crate::protocol::version::A2aVersion;
 use crate::report::table::Layout;
 use crate::report::{json as report_json, table as report_table};
 use crate::scenario::Override;
-use crate::scenario::loader;
 use crate::testing::command as test_command;
 use crate::testing::partition::Partition;
 

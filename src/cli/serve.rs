@@ -29,7 +29,7 @@ pub(super) fn serve(c: ServeConfig) -> Result<Status, Error> {
     let finish: Option<crate::serve::Finish> = (entries > 0).then(|| {
         let unmet = unmet.clone();
         let file = file.clone();
-        let text = crate::scenario::loader::read(&file).unwrap_or_default();
+        let text = crate::scenario::read(&file).unwrap_or_default();
         Box::new(move |w: &crate::engine::World<'static>| {
             let found = crate::testing::golden::unmet_located(w, &text, &file);
             if let Ok(mut u) = unmet.lock() {

@@ -95,7 +95,7 @@ pub fn real_run<T>(
     faults: &Faults,
     then: impl FnOnce(&World<'_>) -> T,
 ) -> Result<T, String> {
-    let mut scenario = crate::scenario::loader::Load::file(src.path)
+    let mut scenario = crate::scenario::Load::file(src.path)
         .overrides(src.overrides)
         .load()
         .map_err(|e| e.to_string())?

@@ -11,8 +11,8 @@ use crate::engine;
 use crate::engine::scenario::Scenario;
 use crate::engine::scenario::{Fault, Faults};
 use crate::error::Status;
+use crate::scenario::Load;
 use crate::scenario::Override;
-use crate::scenario::loader;
 use crate::testing::check::{Rule, Source, Violation, check_with, real_run};
 use crate::testing::schedule::{Inputs, fault_json, fault_yaml};
 use crate::testing::shrink::shrink;
@@ -317,7 +317,7 @@ pub fn command(
     let (mut runs, mut violations, mut distinct) = (0u64, 0u64, 0u64);
     for path in files {
         // `--set` as for `run`: each override checked like file content, located at the override.
-        let scenario = match loader::Load::file(path).overrides(overrides).load() {
+        let scenario = match Load::file(path).overrides(overrides).load() {
             Ok(l) => l.scenario,
             Err(e) => {
                 let _ = out.flush();

@@ -7,7 +7,7 @@ use similar::TextDiff;
 use crate::engine;
 use crate::error::LoadError;
 use crate::report::json as report_json;
-use crate::scenario::{loader, yaml};
+use crate::scenario::yaml;
 use crate::testing::expect;
 
 /// The golden file of `X.yaml` (or `X.yml`): `X.golden.json` beside it.
@@ -69,12 +69,12 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         write_error: None,
         run_error: None,
     };
-    let (text, scenario) = match loader::read(path).and_then(|text| {
-        let s = loader::Load::text(
+    let (text, scenario) = match crate::scenario::read(path).and_then(|text| {
+        let s = crate::scenario::Load::text(
             &path.display().to_string(),
             &text,
             path.parent().unwrap_or(Path::new(".")),
-            loader::default_name(path),
+            crate::scenario::default_name(path),
         )
         .scenario()?;
         Ok((text, s))

@@ -8,7 +8,7 @@ use a2a_sim::engine;
 use a2a_sim::engine::record::StepResult;
 use a2a_sim::engine::scenario::Step;
 use a2a_sim::engine::scenario::{HostPattern, check_push_url};
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 
 use crate::common::binary::a2a_sim;
 
@@ -20,7 +20,7 @@ fn bundled() -> Vec<std::path::PathBuf> {
 fn step_verdicts_equal_the_denials_of_every_bundled_send() {
     let mut sends = 0;
     for f in bundled() {
-        let s = loader::Load::file(&f).scenario().unwrap();
+        let s = Load::file(&f).scenario().unwrap();
         let w = engine::run(&s);
         for (i, step) in s.steps.iter().enumerate() {
             let Step::Send(_) = step else { continue };
@@ -46,7 +46,7 @@ fn step_verdicts_equal_the_denials_of_every_bundled_send() {
 fn push_verdicts_equal_the_first_refusal_of_every_bundled_push_config() {
     let mut seen = 0;
     for f in bundled() {
-        let s = loader::Load::file(&f).scenario().unwrap();
+        let s = Load::file(&f).scenario().unwrap();
         let w = engine::run(&s);
         for (i, step) in s.steps.iter().enumerate() {
             let with_push = match step {
@@ -104,7 +104,7 @@ fn every_check_shows_its_operands() {
         r.stdout
     );
     // The all-denials send: each check with what it compared.
-    let s = loader::Load::file(Path::new("scenarios/admission-denials.yaml"))
+    let s = Load::file(Path::new("scenarios/admission-denials.yaml"))
         .scenario()
         .unwrap();
     let w = engine::run(&s);
@@ -185,7 +185,7 @@ fn the_push_check_names_the_parsed_host_and_agrees_with_set_push_config() {
 
 #[test]
 fn discovery_shows_every_agent_excluded_or_scored_with_the_engines_ranks() {
-    let s = loader::Load::file(Path::new("scenarios/discovery.yaml"))
+    let s = Load::file(Path::new("scenarios/discovery.yaml"))
         .scenario()
         .unwrap();
     let w = engine::run(&s);
@@ -295,7 +295,7 @@ fn wrong_questions_exit_2_with_a_message_not_a_panic() {
 
 #[test]
 fn a_matrix_step_explains_each_pair() {
-    let s = loader::Load::file(Path::new("scenarios/admission-matrix.yaml"))
+    let s = Load::file(Path::new("scenarios/admission-matrix.yaml"))
         .scenario()
         .unwrap();
     let w = engine::run(&s);

@@ -10,7 +10,7 @@ use a2a_sim::analysis::{coverage::Coverage, explain};
 use a2a_sim::corpus;
 use a2a_sim::engine;
 use a2a_sim::engine::scenario::Step;
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 
 use crate::common::goldens::{bless_or_compare, blessing};
 
@@ -31,7 +31,7 @@ fn outputs() -> Vec<(PathBuf, String)> {
     for f in &files {
         let rel = f.strip_prefix(root()).unwrap_or(f).display().to_string();
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-        let s = loader::Load::file(f).scenario().unwrap();
+        let s = Load::file(f).scenario().unwrap();
         let w = engine::run(&s);
         cov.add(&rel, &w);
         let (mut text, mut docs) = (String::new(), Vec::new());

@@ -111,9 +111,7 @@ fn every_format_of_run_prints_what_a_run_recording_every_stream_does() {
     for file in &files {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let pinned = root.join("tests/protocol-goldens").join(&stem);
-        let scenario = a2a_sim::scenario::loader::Load::file(file)
-            .scenario()
-            .unwrap();
+        let scenario = a2a_sim::scenario::Load::file(file).scenario().unwrap();
         let w = engine::run(&scenario);
         let mut json = Vec::new();
         a2a_sim::report::json::write(&w, &mut json).unwrap();

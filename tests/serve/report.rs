@@ -6,7 +6,7 @@ use std::path::Path;
 
 use a2a_sim::engine::World;
 use a2a_sim::report::json::{Session, write};
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 
 use serde_json::{Value, json};
 
@@ -20,7 +20,7 @@ fn session_report(file: &str, forget_every: Option<usize>) -> (Vec<u8>, usize) {
         .join("scenarios")
         .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
-    let mut scenario = loader::Load::text(file, &text, path.parent().unwrap(), "s")
+    let mut scenario = Load::text(file, &text, path.parent().unwrap(), "s")
         .scenario()
         .unwrap();
     let steps: &'static [_] = Box::leak(std::mem::take(&mut scenario.steps).into_boxed_slice());

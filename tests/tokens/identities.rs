@@ -70,7 +70,7 @@ callers:
 steps: []
 "#;
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let loaded = a2a_sim::scenario::loader::Load::text("t.yaml", text, &base, "t")
+    let loaded = a2a_sim::scenario::Load::text("t.yaml", text, &base, "t")
         .load()
         .unwrap();
     let got: Vec<String> = loaded

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use a2a_sim::scenario::loader;
+use a2a_sim::scenario::Load;
 use serde_json::Value;
 
 use super::dir;
@@ -179,9 +179,7 @@ fn a_bad_token_is_a_runtime_refusal_not_a_load_error() {
         "  - {name: c, token: junk.jwt}\n  - {name: inline, token: eyJhbGciOiJub25lIn0.e30.}",
     )
     .replace("steps: []", "steps:\n  - send: {caller: c, to: a, text: hi}\n  - send: {caller: inline, to: a, text: hi}");
-    let s = loader::Load::text("s.yaml", &yaml, &d, "s")
-        .scenario()
-        .unwrap();
+    let s = Load::text("s.yaml", &yaml, &d, "s").scenario().unwrap();
     let w = a2a_sim::engine::run(&s);
     let details: Vec<&str> = w.errors.iter().map(|e| &*e.detail).collect();
     assert_eq!(

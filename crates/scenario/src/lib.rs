@@ -5,16 +5,16 @@
 //! reports or the server.
 
 mod authority_paths;
-pub mod card_file;
+mod card_file;
 mod confusables;
 pub mod corpus;
-pub mod diagnostic;
+mod diagnostic;
 pub mod escape;
-pub mod file;
+mod file;
 mod file_text;
 mod imports;
 mod library;
-pub mod loader;
+mod loader;
 mod overrides;
 mod paths;
 mod problem;
@@ -26,6 +26,10 @@ mod secrets;
 mod source;
 pub mod yaml;
 
+pub use card_file::{CardVersion, detect as card_version};
 pub use confusables::confusable;
+pub use diagnostic::{Coded, Diagnostic, LoadError, Severity, did_you_mean, with_hint};
+pub use file::{ScenarioFile, StepList};
+pub use loader::{Load, Loaded, Warnings, decode_utf8, default_name, read};
 pub use overrides::Override;
 pub use schema::scenario_schema;

@@ -2,7 +2,7 @@
 //! 0.3 and 1.0 method names, 1.0's HTTP+JSON binding, and with `--grpc-listen` 1.0's gRPC
 //! binding on a port of its own). The only crate that links the async
 //! stack (the binary's feature `serve`). HTTP handlers parse and answer; one owner thread holds the
-//! world ([`owner`]), so every rule of `run` applies unchanged. Depends on the engine, the scenario
+//! world (`owner.rs`), so every rule of `run` applies unchanged. Depends on the engine, the scenario
 //! layer and the outputs; the engine never sees a socket.
 
 mod binding;

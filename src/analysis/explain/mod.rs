@@ -330,7 +330,7 @@ pub fn command(
     task_id: Option<&str>,
     as_json: bool,
 ) -> Result<Status, Error> {
-    let scenario = crate::scenario::loader::Load::file(file).scenario()?;
+    let scenario = crate::scenario::Load::file(file).scenario()?;
     let world = crate::engine::run(&scenario);
     let result = match (step_n, discover_n, task_id) {
         (Some(n), _, _) => step(&world, n),

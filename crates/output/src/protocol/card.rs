@@ -7,7 +7,7 @@ use crate::protocol::security;
 use crate::protocol::signing::SIGNATURES;
 use crate::protocol::version::A2aVersion;
 use engine::scenario::Card;
-use scenario::card_file::{self, CardVersion};
+use scenario::{CardVersion, card_version};
 
 /// Media types our agents take and give: text parts and data parts.
 pub const DEFAULT_MODES: [&str; 2] = ["text/plain", "application/json"];
@@ -111,7 +111,7 @@ fn is_default(value: &Value) -> bool {
 }
 
 fn convert_file_card(source: &Value, v: A2aVersion) -> Result<(Value, Vec<String>), String> {
-    let from = card_file::detect(source);
+    let from = card_version(source);
     let same = matches!(
         (from, v),
         (CardVersion::V1_0, A2aVersion::V1_0) | (CardVersion::V0_3, A2aVersion::V0_3)

@@ -140,7 +140,7 @@ fn rest(w: &Record, o: &mut Out) -> std::io::Result<()> {
 
 /// The report of a server session, written as the session runs: its steps as they are final,
 /// so a long session need not keep them ([`World::forget_steps`]), and the rest at its end.
-/// The bytes are [`write`]'s for the same session. A session has no matrix steps.
+/// The bytes are [`write()`]'s for the same session. A session has no matrix steps.
 pub struct Session<'a> {
     o: Out<'a>,
     /// Steps written so far.

@@ -157,7 +157,6 @@ mod value_tests;
 mod values;
 mod webhook_claims;
 
-pub use agents::default_url;
 use locate::{coded, locate_all};
 use names::{Names, Table};
 

@@ -3,8 +3,8 @@
 //! Scenario files are parsed with `serde_norway` (the maintained fork of the archived `serde_yaml`,
 //! on the same libyaml port, with the same messages and positions) straight into the typed file
 //! model, so type errors, unknown keys and YAML syntax errors come back located by the parser
-//! itself. Two faster readers come first ([`scan`], a byte scanner of the YAML scenario files are
-//! written in, then [`fast`], `saphyr-parser`'s events); each reads a file exactly as serde_norway
+//! itself. Two faster readers come first (`scan`, a byte scanner of the YAML scenario files are
+//! written in, then `fast`, `saphyr-parser`'s events); each reads a file exactly as serde_norway
 //! would or gives up, and every error comes from serde_norway. Problems found later
 //! (a dangling reference, a duplicate name) are located with [`locate`], which walks the document
 //! again to the offending value.
@@ -74,8 +74,8 @@ pub struct YamlError {
 
 /// Parses `text` into `T`, reporting the first problem with its position.
 ///
-/// A byte scanner of the subset of YAML scenario files use ([`scan`]) reads the common file; a
-/// streaming reader over `saphyr-parser` ([`fast`]) reads most of the rest; whatever neither reads
+/// A byte scanner of the subset of YAML scenario files use (`scan`) reads the common file; a
+/// streaming reader over `saphyr-parser` (`fast`) reads most of the rest; whatever neither reads
 /// exactly as serde_norway would (every error among it) is read again by serde_norway, whose
 /// messages and positions are the ones reported.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {

@@ -9,7 +9,7 @@ use super::{
 };
 
 /// The namespace of the UUIDv5 ids of ACP runs and sessions:
-/// UUIDv5(URL namespace, "https://a2a-sim.example/acp").
+/// UUIDv5(URL namespace, `"https://a2a-sim.example/acp"`).
 pub const ACP_NAMESPACE: Uuid = Uuid::from_u128(0x7a49712a_1d82_5d29_b7e1_1db2e3fa6a4c);
 
 /// The name of the ACP output part that carries the A2A identity.
