@@ -1,9 +1,9 @@
 //! The adapter layer: state tables, round trips, the empty task, cards without platform metadata.
 
 use a2a_sim::engine::record::TaskState;
+use a2a_sim::protocol::A2aVersion;
 use a2a_sim::protocol::adapter::*;
 use a2a_sim::protocol::card::card_json;
-use a2a_sim::protocol::version::A2aVersion;
 use serde_json::{Value, json};
 
 use crate::common::*;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use a2a_sim::corpus;
 use a2a_sim::engine;
-use a2a_sim::protocol::version::A2aVersion;
+use a2a_sim::protocol::A2aVersion;
 use a2a_sim::protocol::{card, export};
 use a2a_sim::scenario::Load;
 

@@ -13,8 +13,8 @@ use a2a_sim::engine::record::{EventKind, Record, StepRecord, StepResult};
 use a2a_sim::engine::scenario::{
     Cond, DataTest, HandlerStep, Outcome, Scenario, Step, Subject, Test, ValueTest, WaitSpec, When,
 };
+use a2a_sim::protocol::A2aVersion;
 use a2a_sim::protocol::export;
-use a2a_sim::protocol::version::A2aVersion;
 use a2a_sim::report::table::{self, Layout};
 
 use crate::common::{json, load, one_agent};

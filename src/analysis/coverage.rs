@@ -16,7 +16,7 @@ use crate::engine::record::ErrorCode;
 use crate::engine::record::{TRANSITIONS, TaskState};
 use crate::engine::scenario::HandlerStep;
 use crate::error::{Error, Status};
-use crate::report::handler_steps::step_at;
+use crate::report::step_at;
 
 /// One agent's handler in one scenario file.
 struct AgentCoverage {

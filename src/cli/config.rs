@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::args::*;
 use crate::corpus;
 use crate::error::Error;
-use crate::protocol::version::A2aVersion;
+use crate::protocol::A2aVersion;
 use crate::running::RealAgentArgs;
 use crate::scenario::Override;
 use crate::testing::partition::Partition;

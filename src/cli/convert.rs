@@ -39,7 +39,7 @@ pub(super) fn card_cmd(
     let (mut doc, notes) = card::card_json_noting(&a.card, version)
         .map_err(|e| Error::Input(format!("{}: agent `{name}`: {e}", file.display())))?;
     let ix = scenario.agents.iter().position(|x| x.name() == name);
-    crate::protocol::signing::issue(&scenario, ix.unwrap_or_default(), &mut doc, false)
+    crate::protocol::sign_card(&scenario, ix.unwrap_or_default(), &mut doc, false)
         .map_err(|e| Error::Input(format!("{}: agent `{name}`: {e}", file.display())))?;
     for note in notes {
         let warning = format!("{}: agent `{name}`: {note}", file.display());

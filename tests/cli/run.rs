@@ -99,7 +99,7 @@ fn no_push_token_is_printed_in_any_format() {
 #[test]
 fn every_format_of_run_prints_what_a_run_recording_every_stream_does() {
     use a2a_sim::engine;
-    use a2a_sim::protocol::{export, version::A2aVersion};
+    use a2a_sim::protocol::{A2aVersion, export};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = a2a_sim::corpus::expand(&[root.join("scenarios")]).unwrap();
     assert!(files.len() >= 7, "the bundled scenarios are missing");

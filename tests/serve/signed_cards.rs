@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use a2a_sim::protocol::signing::TAMPERED;
+use a2a_sim::protocol::TAMPERED;
 use a2a_sim::token::KeySet;
 use a2a_sim::token::card::{self, Check};
 

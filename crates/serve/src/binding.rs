@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::failure::{Failure, FailureKind};
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// The version a request's `A2A-Version` value asks for. Missing or empty is 0.3 (A2A 1.0
 /// §3.2.6); any 1.x is 1.0 (a server answers in the newest minor it has of the major asked

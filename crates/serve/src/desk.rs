@@ -21,7 +21,7 @@ use super::push_configs::PushConfigs;
 use super::served_steps::ServedSteps;
 use super::stream_events::relay;
 use super::subscriptions::Subscriptions;
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 pub struct Settings {
     pub tick_ms: u64,

@@ -12,7 +12,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use super::external::client::Answered;
 use super::failure::Failure;
 use engine::scenario::Step;
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// What the server asks of the world.
 pub enum Req {

@@ -11,7 +11,7 @@ use super::responses::*;
 use super::state::{State, ask};
 use super::stream_events::as_stream_event;
 use super::strict_json::{self, RpcId};
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 pub(super) async fn json_rpc(
     state: &State,

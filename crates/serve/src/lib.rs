@@ -43,7 +43,7 @@ pub use connection::Limits;
 pub use grpc::wire as grpc_wire;
 
 use engine::scenario::Scenario;
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// The flags of `serve`, checked.
 #[derive(Debug, Clone)]

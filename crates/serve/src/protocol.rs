@@ -10,7 +10,7 @@ use engine::scenario::Secret;
 use engine::scenario::{
     AgentIx, CallerIx, ContextSpec, PushSpec, Send, SendParts, Step, Target, TaskRef,
 };
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// The operations both bindings offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use engine::World;
 use engine::record::ErrorCode;
 use engine::record::{TaskIx, parse_task_id, task_id};
 use engine::scenario::{Step, Target};
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// A task's config as its client set it.
 pub struct Config {

@@ -13,7 +13,7 @@ use super::responses::*;
 use super::state::{State, ask};
 use super::stream_events::as_stream_event;
 use super::strict_json;
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// A REST route: its operation, the task id and the push config id of its path.
 pub(super) type Route = (Op, Option<String>, Option<String>);

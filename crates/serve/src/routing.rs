@@ -14,7 +14,7 @@ use super::request::{caller_of, foreign_host, read_body, unsupported_media};
 use super::responses::*;
 use super::state::{State, TRACE};
 use engine::scenario::Scenario;
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// An agent's served card; `grpc`: the gRPC port's `HOST:PORT` and the prefix its tenants take
 /// (`as/CALLER/` for a caller's card), when it is on.
@@ -56,7 +56,7 @@ pub(super) fn card_body(
             }
         }
     }
-    output::protocol::signing::issue(scenario, ix, &mut card, true)
+    output::protocol::sign_card(scenario, ix, &mut card, true)
         .map_err(|e| format!("agent `{}`: {e}", agent.name()))?;
     serde_json::to_vec_pretty(&card)
         .map(Bytes::from)

@@ -15,7 +15,7 @@ use super::failure::{Failure, FailureKind};
 use super::job::{Answer, Job, Reply, Req};
 use super::sse::Streams;
 use engine::scenario::Scenario;
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 pub(super) struct State {
     pub(super) agents: HashMap<String, usize>,

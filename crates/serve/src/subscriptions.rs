@@ -15,8 +15,8 @@ use engine::World;
 use engine::record::EventKind;
 use engine::record::{TaskIx, parse_task_id, task_id};
 use engine::scenario::{AgentIx, CallerIx};
+use output::protocol::A2aVersion;
 use output::protocol::export;
-use output::protocol::version::A2aVersion;
 
 struct Subscriber {
     task: TaskIx,

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use crate::engine::record::TaskState;
-use crate::protocol::version::A2aVersion;
+use crate::protocol::A2aVersion;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {

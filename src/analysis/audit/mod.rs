@@ -113,8 +113,8 @@ pub fn audit_reader(
                     Ok(event::Parsed::Event(ev)) => {
                         totals.events += 1;
                         match ev.version {
-                            crate::protocol::version::A2aVersion::V0_3 => totals.v0_3 += 1,
-                            crate::protocol::version::A2aVersion::V1_0 => totals.v1_0 += 1,
+                            crate::protocol::A2aVersion::V0_3 => totals.v0_3 += 1,
+                            crate::protocol::A2aVersion::V1_0 => totals.v1_0 += 1,
                         }
                         rules.event(&ev, line_no, &mut found);
                     }

@@ -9,7 +9,7 @@ use crate::engine::record::Spec;
 use crate::engine::record::{Branch, TaskIx, task_id};
 use crate::engine::scenario::HandlerStep;
 use crate::engine::{Op, compile};
-use crate::report::condition::CondText;
+use crate::report::CondText;
 
 pub fn explain(world: &World, ix: TaskIx) -> (Value, Vec<String>) {
     let s = world.scenario;

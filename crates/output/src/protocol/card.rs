@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::protocol::A2aVersion;
 use crate::protocol::security;
 use crate::protocol::signing::SIGNATURES;
-use crate::protocol::version::A2aVersion;
 use engine::scenario::Card;
 use scenario::{CardVersion, card_version};
 

@@ -5,8 +5,8 @@ use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
+use crate::protocol::A2aVersion;
 use crate::protocol::adapter::{self, InternalTask, Outputs, RunTimes};
-use crate::protocol::version::A2aVersion;
 use crate::report::json::{Seq, write_pretty};
 use engine::format_utc;
 use engine::record::Record;

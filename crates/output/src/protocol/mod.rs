@@ -4,6 +4,9 @@
 pub mod adapter;
 pub mod card;
 pub mod export;
-pub mod security;
-pub mod signing;
-pub mod version;
+mod security;
+mod signing;
+mod version;
+
+pub use signing::{TAMPERED, issue as sign_card};
+pub use version::A2aVersion;

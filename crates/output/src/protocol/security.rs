@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::version::A2aVersion;
+use crate::protocol::A2aVersion;
 
 /// The scheme's name in `securitySchemes`.
 pub const BEARER: &str = "bearer";

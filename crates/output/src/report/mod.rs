@@ -2,9 +2,9 @@
 //! diagram and an HTML timeline. Reads the engine's records (and the
 //! scenario's handlers, to say why a `when` went the way it did) only.
 
-pub mod condition;
-pub mod faults_table;
-pub mod handler_steps;
+mod condition;
+mod faults_table;
+mod handler_steps;
 pub mod html;
 mod html_marks;
 mod html_tables;
@@ -17,8 +17,11 @@ pub mod mermaid;
 mod mermaid_lines;
 mod mermaid_steps;
 mod mermaid_tasks;
-pub mod pretty;
+mod pretty;
 pub mod table;
+
+pub use condition::CondText;
+pub use handler_steps::step_at;
 
 /// `1 task`, `2 tasks`, `0 errors`: a count with its noun, plural unless it is one.
 pub fn plural(n: usize, noun: &str) -> String {

@@ -24,7 +24,7 @@ use crate::routing::trace_id;
 use crate::sse::Open;
 use crate::state::{State, TRACE, ask};
 use crate::stream_events::as_stream_event;
-use output::protocol::version::A2aVersion;
+use output::protocol::A2aVersion;
 
 /// The service: every served agent, told apart by the requests' `tenant`.
 pub(crate) struct Agents(pub(crate) Arc<State>);

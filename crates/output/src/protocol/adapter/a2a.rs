@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::version::A2aVersion;
+use crate::protocol::A2aVersion;
 use engine::scenario::DataMap;
 
 use super::{
