@@ -35,6 +35,19 @@ fn check_help_matches_the_cli_reference() {
 }
 
 #[test]
+fn the_readme_is_an_orientation_and_the_book_holds_the_rest() {
+    // About 150 lines: what it is, a scenario and what it prints, install, the commands, links.
+    // Keys, the report contract and the changelog live in docs/ and CHANGELOG.md.
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 160, "the README has {lines} lines");
+    for link in ["docs/src/SUMMARY.md", "CHANGELOG.md", "docs/src/guide/real-agents.md"] {
+        assert!(readme.contains(link), "the README links to {link}");
+    }
+}
+
+#[test]
 fn the_readme_and_the_book_explain_what_a_new_user_asked() {
     // The README and the book in docs/ together.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
