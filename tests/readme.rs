@@ -42,7 +42,11 @@ fn the_readme_is_an_orientation_and_the_book_holds_the_rest() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let lines = readme.lines().count();
     assert!(lines <= 160, "the README has {lines} lines");
-    for link in ["docs/src/SUMMARY.md", "CHANGELOG.md", "docs/src/guide/real-agents.md"] {
+    for link in [
+        "docs/src/SUMMARY.md",
+        "CHANGELOG.md",
+        "docs/src/guide/real-agents.md",
+    ] {
         assert!(readme.contains(link), "the README links to {link}");
     }
 }
