@@ -70,6 +70,12 @@ impl From<LoadError> for Error {
     }
 }
 
+/// A line a running server logs (a webhook it did not send), on stderr. The library crates print
+/// nothing: `serve` is given this function.
+pub fn log(line: &str) {
+    eprintln!("a2a-sim: {}", crate::escape::lines(line));
+}
+
 /// A write's result, treating a closed pipe (`a2a-sim run … | head`) as a normal end.
 pub fn written(result: std::io::Result<()>) -> Result<(), Error> {
     match result {

@@ -82,6 +82,7 @@ fn run_real(scenario: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)
         agent_logs: flags.agent_logs,
         agent_timeout: std::time::Duration::from_secs(flags.agent_timeout),
         tick_ms: flags.tick_ms,
+        log: crate::error::log,
     };
     serve::external::run(scenario, options)
         .map(|run| (run.world, run.kept_logs))

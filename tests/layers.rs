@@ -53,6 +53,42 @@ fn a_circle_is_found_through_grouped_and_super_imports() {
     assert!(circles[0].starts_with("[a, a::inner, b]"), "{}", circles[0]);
 }
 
+/// Only the binary prints: the library crates hand back what there is to say (an error, a
+/// report, `serve`'s log lines through the function the binary gives it), and `main` or a
+/// command of the binary writes it.
+#[test]
+fn only_the_binary_prints() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for dir in &ROOTS[..5] {
+        let mut files = Vec::new();
+        walk(&root.join(dir), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                if [
+                    "println!(",
+                    "print!(",
+                    "eprint!(",
+                    "io::stdout(",
+                    "io::stderr(",
+                ]
+                .iter()
+                .any(|m| code.contains(m))
+                {
+                    found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a library crate prints:\n{}",
+        found.join("\n")
+    );
+}
+
 /// Every circle of `crate::`/`super::` imports among the files under `src`, each as its modules
 /// and the imports between them.
 fn circles(src: &Path) -> Vec<String> {

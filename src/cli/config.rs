@@ -254,6 +254,7 @@ impl ServeConfig {
             default_caller,
             relay_children,
             grpc_listen,
+            log: crate::error::log,
         };
         Ok(ServeConfig { file, set, options })
     }

@@ -148,6 +148,7 @@ pub async fn serve_with(
         notifications,
         tls,
         options.allow_loopback_push,
+        options.log,
     ));
     let settings = crate::desk::Settings {
         tick_ms: options.tick_ms.unwrap_or(scenario.clock.tick_ms),

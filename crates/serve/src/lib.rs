@@ -72,6 +72,10 @@ pub struct Options {
     pub relay_children: bool,
     /// `--grpc-listen`: the gRPC binding's address (off when `None`).
     pub grpc_listen: Option<SocketAddr>,
+    /// Where the server's log lines go while it runs (a webhook it did not send). The crate
+    /// prints nothing itself: the binary passes a function that writes to stderr. By default the
+    /// lines are dropped.
+    pub log: fn(&str),
 }
 
 impl Default for Options {
@@ -95,6 +99,7 @@ impl Default for Options {
             default_caller: None,
             relay_children: false,
             grpc_listen: None,
+            log: |_| {},
         }
     }
 }

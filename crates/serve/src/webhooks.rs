@@ -62,13 +62,14 @@ pub(super) async fn deliver_all(
     mut rx: UnboundedReceiver<Notification>,
     tls: TlsConnector,
     allow_loopback: bool,
+    log: fn(&str),
 ) {
     let mut queues: HashMap<String, UnboundedSender<Notification>> = HashMap::new();
     let mut workers = JoinSet::new();
     while let Some(n) = rx.recv().await {
         let queue = queues.entry(n.url.clone()).or_insert_with(|| {
             let (tx, rx) = unbounded_channel();
-            workers.spawn(deliver_each(rx, tls.clone(), allow_loopback));
+            workers.spawn(deliver_each(rx, tls.clone(), allow_loopback, log));
             tx
         });
         let _ = queue.send(n);
@@ -78,11 +79,12 @@ pub(super) async fn deliver_all(
 }
 
 /// One receiver's notifications in order, each retried on `backoff × 2^(k−2)` (faults.md §2).
-/// A receiver whose name resolves where no webhook may go is said once, on stderr.
+/// A receiver whose name resolves where no webhook may go is said once, to `log`.
 async fn deliver_each(
     mut rx: UnboundedReceiver<Notification>,
     tls: TlsConnector,
     allow_loopback: bool,
+    log: fn(&str),
 ) {
     let mut warned = false;
     while let Some(n) = rx.recv().await {
@@ -97,7 +99,7 @@ async fn deliver_each(
                 Ok(false) => {}
                 Err(why) => {
                     if !std::mem::replace(&mut warned, true) {
-                        eprintln!("a2a-sim: webhook not sent: {why}");
+                        log(&format!("webhook not sent: {why}"));
                     }
                 }
             }

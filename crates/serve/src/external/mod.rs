@@ -48,6 +48,8 @@ pub struct Options {
     pub agent_timeout: Duration,
     /// Real milliseconds per tick of a scripted agent's `slow` (`--tick-ms`).
     pub tick_ms: u64,
+    /// Where the server's log lines go (see [`crate::Options::log`]).
+    pub log: fn(&str),
 }
 
 impl Default for Options {
@@ -57,6 +59,7 @@ impl Default for Options {
             agent_logs: None,
             agent_timeout: Duration::from_secs(30),
             tick_ms: 10,
+            log: |_| {},
         }
     }
 }
@@ -132,6 +135,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
     let serve = crate::Options {
         listen: options.listen,
         tick_ms: Some(options.tick_ms),
+        log: options.log,
         ..crate::Options::default()
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
