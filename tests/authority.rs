@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use a2a_sim::scenario::Load;
-use a2a_sim::scenario::confusable;
+use a2a_sim::scenario::{Load, confusable};
 use serde_json::Value;
 
 use crate::common::binary::{a2a_sim_in, scratch};

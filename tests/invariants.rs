@@ -1,8 +1,7 @@
 //! The deep dive's invariants (§9) and the extras of semantics.md §9, one named test each.
 
 use a2a_sim::engine;
-use a2a_sim::engine::record::{ErrorCode, StepResult};
-use a2a_sim::engine::record::{TRANSITIONS, TaskState};
+use a2a_sim::engine::record::{ErrorCode, StepResult, TRANSITIONS, TaskState};
 
 use crate::common::*;
 

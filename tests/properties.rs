@@ -4,8 +4,7 @@
 use std::path::Path;
 
 use a2a_sim::engine;
-use a2a_sim::protocol::A2aVersion;
-use a2a_sim::protocol::export;
+use a2a_sim::protocol::{A2aVersion, export};
 use a2a_sim::report::table as report_table;
 use a2a_sim::report::{html as report_html, json as report_json, mermaid as report_mermaid};
 use a2a_sim::scenario::decode_utf8;

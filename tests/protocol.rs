@@ -6,11 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use a2a_sim::corpus;
-use a2a_sim::engine;
-use a2a_sim::protocol::A2aVersion;
-use a2a_sim::protocol::{card, export};
+use a2a_sim::protocol::{A2aVersion, card, export};
 use a2a_sim::scenario::Load;
+use a2a_sim::{corpus, engine};
 
 use crate::common::goldens::{bless_or_compare, blessing};
 

@@ -7,14 +7,13 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use a2a_sim::engine;
-use a2a_sim::engine::record::TaskState;
-use a2a_sim::engine::record::{Artifact, Branch, DataRef, Decision};
-use a2a_sim::engine::record::{EventKind, Record, StepRecord, StepResult};
+use a2a_sim::engine::record::{
+    Artifact, Branch, DataRef, Decision, EventKind, Record, StepRecord, StepResult, TaskState,
+};
 use a2a_sim::engine::scenario::{
     Cond, DataTest, HandlerStep, Outcome, Scenario, Step, Subject, Test, ValueTest, WaitSpec, When,
 };
-use a2a_sim::protocol::A2aVersion;
-use a2a_sim::protocol::export;
+use a2a_sim::protocol::{A2aVersion, export};
 use a2a_sim::report::table::{self, Layout};
 
 use crate::common::{json, load, one_agent};

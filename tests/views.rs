@@ -6,11 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use a2a_sim::corpus;
-use a2a_sim::engine;
 use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::report::{html, mermaid};
 use a2a_sim::scenario::Load;
+use a2a_sim::{corpus, engine};
 
 use crate::common::goldens::{bless_or_compare, blessing};
 use crate::common::load_as;

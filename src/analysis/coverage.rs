@@ -10,10 +10,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::engine::World;
-use crate::engine::record::Branch;
-use crate::engine::record::DenialCode;
-use crate::engine::record::ErrorCode;
-use crate::engine::record::{TRANSITIONS, TaskState};
+use crate::engine::record::{Branch, DenialCode, ErrorCode, TRANSITIONS, TaskState};
 use crate::engine::scenario::HandlerStep;
 use crate::error::{Error, Status};
 use crate::report::step_at;

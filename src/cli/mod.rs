@@ -7,10 +7,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus;
 use crate::error::{Diagnostic, Error, LoadError, Severity, Status, written};
-use crate::protocol::A2aVersion;
-use crate::protocol::adapter;
-use crate::protocol::card;
-use crate::protocol::export;
+use crate::protocol::{A2aVersion, adapter, card, export};
 use crate::report::table::Layout;
 use crate::report::{json as report_json, table as report_table};
 use crate::scenario::Override;

@@ -3,10 +3,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::engine::record::DeliveryOutcome;
-use crate::engine::record::task_id;
-use crate::engine::scenario::Faults;
-use crate::engine::scenario::{Scenario, Step};
+use crate::engine::record::{DeliveryOutcome, task_id};
+use crate::engine::scenario::{Faults, Scenario, Step};
 use crate::engine::{self, World};
 use crate::scenario::Override;
 

@@ -1,18 +1,15 @@
 //! Checks a run against the scenario's `expect:` entries. Matching is exact.
 
 use crate::engine::World;
-use crate::engine::record::Delegation;
-use crate::engine::record::DeliveryOutcome;
-use crate::engine::record::DenialCode;
-use crate::engine::record::StepResult;
-use crate::engine::record::TaskState;
-use crate::engine::record::{TaskIx, task_id};
+use crate::engine::record::{
+    Delegation, DeliveryOutcome, DenialCode, StepResult, TaskIx, TaskState, task_id,
+};
 use crate::engine::scenario::{
     DeliveriesExpectation, Expectation, Expected, Outcome, PathHop, Step, TaskExpectation, TaskPath,
 };
-use crate::engine::scenario::{data_holds, lookup, text_holds, value_holds};
+use crate::engine::scenario::{text_holds, value_holds};
 
-use super::wording::{text_test, value_test};
+use super::wording::{data_misses, text_test, value_test};
 
 /// A failed expectation: its index in `expect:` and what differed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -438,19 +435,7 @@ fn task_expectation(world: &World, te: &TaskExpectation) -> Vec<String> {
                 text_test(test)
             ));
         }
-        for test in &te.data {
-            if !data_holds(test, data.as_deref()) {
-                let got = data
-                    .as_deref()
-                    .and_then(|d| lookup(d, &test.path))
-                    .map_or("nothing".to_string(), |v| v.to_string());
-                out.push(format!(
-                    "{label}: data `{}` expected {}, got {got}",
-                    test.written,
-                    value_test(&test.test)
-                ));
-            }
-        }
+        data_misses(&label, &te.data, data.as_deref(), &mut out);
     }
     out
 }

@@ -8,11 +8,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::engine;
-use crate::engine::scenario::Scenario;
-use crate::engine::scenario::{Fault, Faults};
+use crate::engine::scenario::{Fault, Faults, Scenario};
 use crate::error::Status;
-use crate::scenario::Load;
-use crate::scenario::Override;
+use crate::scenario::{Load, Override};
 use crate::testing::check::{Rule, Source, Violation, check_with, real_run};
 use crate::testing::schedule::{Inputs, fault_json, fault_yaml};
 use crate::testing::shrink::shrink;

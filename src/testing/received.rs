@@ -2,10 +2,9 @@
 
 use crate::engine::World;
 use crate::engine::record::task_id;
-use crate::engine::scenario::ReceivedExpectation;
-use crate::engine::scenario::{data_holds, lookup, text_holds, value_holds};
+use crate::engine::scenario::{ReceivedExpectation, text_holds, value_holds};
 
-use super::wording::{text_test, value_test};
+use super::wording::{data_misses, text_test, value_test};
 
 /// Why the entry does not hold (every reason), or nothing.
 pub fn check(world: &World, r: &ReceivedExpectation) -> Vec<String> {
@@ -69,18 +68,7 @@ pub fn check(world: &World, r: &ReceivedExpectation) -> Vec<String> {
             ));
         }
         let data = world.message_data(first);
-        for test in &r.data {
-            if !data_holds(test, data) {
-                let got = data
-                    .and_then(|d| lookup(d, &test.path))
-                    .map_or("nothing".to_string(), |v| v.to_string());
-                out.push(format!(
-                    "{label}: data `{}` expected {}, got {got}",
-                    test.written,
-                    value_test(&test.test)
-                ));
-            }
-        }
+        data_misses(&label, &r.data, data, &mut out);
     }
     out
 }

@@ -18,8 +18,7 @@
 //! `http_error`'s status is `[500, 502, 503][below(3)]`, drawn after the window or the request.
 //! Scripted scenarios draw exactly as before.
 
-use crate::engine::scenario::Scenario;
-use crate::engine::scenario::{Fault, FaultKind, FaultTarget, Window};
+use crate::engine::scenario::{Fault, FaultKind, FaultTarget, Scenario, Window};
 
 /// The standard SplitMix64 generator (Steele, Lea and Flood 2014).
 #[derive(Debug, Clone)]

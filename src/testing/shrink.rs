@@ -3,8 +3,7 @@
 //! and again until nothing changes — so the result is 1-minimal: removing any one drawn fault makes
 //! the violation disappear. Deterministic: candidates are tried in one fixed order.
 
-use crate::engine::scenario::Scenario;
-use crate::engine::scenario::{Fault, FaultKind, Faults, Window};
+use crate::engine::scenario::{Fault, FaultKind, Faults, Scenario, Window};
 use crate::testing::check::{Rule, Source, Violation, check_with};
 
 /// The smallest schedule of `drawn` (added to the file's own `base` faults, never shrunk) that

@@ -1,6 +1,23 @@
 //! How a failed test shows what it wanted: as the scenario writes it.
 
-use crate::engine::scenario::{TextTest, ValueTest};
+use crate::engine::scenario::{DataMap, DataTest, TextTest, ValueTest, data_holds, lookup};
+
+/// One line per data test that `data` fails (`expect` on a task, `received` on a message): the
+/// path as written, the test, and what is there.
+pub fn data_misses(label: &str, tests: &[DataTest], data: Option<&DataMap>, out: &mut Vec<String>) {
+    for test in tests {
+        if !data_holds(test, data) {
+            let got = data
+                .and_then(|d| lookup(d, &test.path))
+                .map_or("nothing".to_string(), |v| v.to_string());
+            out.push(format!(
+                "{label}: data `{}` expected {}, got {got}",
+                test.written,
+                value_test(&test.test)
+            ));
+        }
+    }
+}
 
 /// A text test as the scenario writes it.
 pub fn text_test(test: &TextTest) -> String {

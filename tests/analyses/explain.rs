@@ -3,12 +3,10 @@
 use std::path::Path;
 
 use a2a_sim::analysis::explain;
-use a2a_sim::corpus;
-use a2a_sim::engine;
 use a2a_sim::engine::record::StepResult;
-use a2a_sim::engine::scenario::Step;
-use a2a_sim::engine::scenario::{HostPattern, check_push_url};
+use a2a_sim::engine::scenario::{HostPattern, Step, check_push_url};
 use a2a_sim::scenario::Load;
+use a2a_sim::{corpus, engine};
 
 use crate::common::binary::a2a_sim;
 

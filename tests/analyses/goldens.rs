@@ -7,10 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use a2a_sim::analysis::{coverage::Coverage, explain};
-use a2a_sim::corpus;
-use a2a_sim::engine;
 use a2a_sim::engine::scenario::Step;
 use a2a_sim::scenario::Load;
+use a2a_sim::{corpus, engine};
 
 use crate::common::goldens::{bless_or_compare, blessing};
 

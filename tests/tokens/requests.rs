@@ -9,8 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use a2a_sim::engine;
 use a2a_sim::engine::record::StepResult;
-use a2a_sim::engine::scenario::Scenario;
-use a2a_sim::engine::scenario::{Grant, Tokens, VerifiedToken};
+use a2a_sim::engine::scenario::{Grant, Scenario, Tokens, VerifiedToken};
 use serde_json::{Value, json};
 
 use super::{AUD, EPOCH, ISS, segments, token};

@@ -3,9 +3,7 @@
 //! refused without a panic.
 
 use a2a_sim::engine::scenario::VerifiedToken;
-use a2a_sim::token::sign;
-use a2a_sim::token::verify;
-use a2a_sim::token::{Alg, KeySet, PrivateKey, TokenPolicy};
+use a2a_sim::token::{Alg, KeySet, PrivateKey, TokenPolicy, sign, verify};
 use serde_json::{Map, Value, json};
 
 use super::{AUD, EPOCH, ISS, claims, json_file, keys_dir, segments, token};

@@ -13,10 +13,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Severity;
 use crate::yaml::Seg;
-use engine::scenario::Sym;
-use engine::scenario::*;
-use engine::{CallerContext, check_delegation};
-use engine::{ChainRef, Chains};
+use engine::scenario::{Sym, *};
+use engine::{CallerContext, ChainRef, Chains, check_delegation};
 
 /// One laundering path, located at the delegating handler step.
 #[derive(Debug)]

@@ -10,8 +10,7 @@ use unicode_security::confusable_detection::skeleton;
 
 use crate::problem::Problem;
 use crate::yaml::Seg;
-use engine::scenario::Scenario;
-use engine::scenario::Sym;
+use engine::scenario::{Scenario, Sym};
 
 /// Default_Ignorable_Code_Point (Unicode 15.1, DerivedCoreProperties.txt): the crates above do
 /// not expose it, and it is a short, stable list.

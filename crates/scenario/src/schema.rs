@@ -20,10 +20,7 @@ pub fn scenario_schema() -> Value {
 /// States, outcomes, error and denial codes as enums wherever they are expected, so editors catch
 /// `state: complete`. The lists are the engine's own tables.
 fn enumerate_words(schema: &mut Value) {
-    use engine::record::DenialCode;
-    use engine::record::ErrorCode;
-    use engine::record::Outcome;
-    use engine::record::TaskState;
+    use engine::record::{DenialCode, ErrorCode, Outcome, TaskState};
     let states: Vec<&str> = TaskState::ALL.iter().map(|s| s.as_str()).collect();
     let outcomes: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
     let errors: Vec<&str> = ErrorCode::every().map(|c| c.as_str()).collect();

@@ -8,10 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use engine::World;
-use engine::record::parse_task_id;
-use engine::record::{ErrorCode, ErrorRecord, StepResult};
-use engine::scenario::Refusal;
-use engine::scenario::{Step, TaskRef};
+use engine::record::{ErrorCode, ErrorRecord, StepResult, parse_task_id};
+use engine::scenario::{Refusal, Step, TaskRef};
 use output::protocol::export;
 
 use super::failure::{Failure, FailureKind};

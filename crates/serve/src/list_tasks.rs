@@ -8,8 +8,7 @@ use super::job::{Answer, ListQuery};
 use super::ownership::owns;
 use super::protocol;
 use engine::World;
-use output::protocol::A2aVersion;
-use output::protocol::export;
+use output::protocol::{A2aVersion, export};
 
 /// One page of the tasks the query matches, in the version's shapes. A page token is the
 /// offset of its page's first task among the matching tasks, most recently updated first; one

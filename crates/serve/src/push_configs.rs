@@ -11,8 +11,7 @@ use super::failure::{Failure, FailureKind};
 use super::job::{Answer, PushOp, PushQuery};
 use super::ownership::owns;
 use engine::World;
-use engine::record::ErrorCode;
-use engine::record::{TaskIx, parse_task_id, task_id};
+use engine::record::{ErrorCode, TaskIx, parse_task_id, task_id};
 use engine::scenario::{Step, Target};
 use output::protocol::A2aVersion;
 

@@ -8,11 +8,10 @@ use hyper::body::Incoming;
 use hyper::{Method, Request, Response};
 use serde_json::json;
 
-use super::binding;
-use super::jsonrpc;
 use super::request::{caller_of, foreign_host, read_body, unsupported_media};
 use super::responses::*;
 use super::state::{State, TRACE};
+use super::{binding, jsonrpc};
 use engine::scenario::Scenario;
 use output::protocol::A2aVersion;
 

@@ -4,10 +4,8 @@
 use serde_json::{Value, json};
 
 use engine::World;
-use engine::record::TaskIx;
-use engine::record::{CallId, Event, EventKind};
-use output::protocol::A2aVersion;
-use output::protocol::export;
+use engine::record::{CallId, Event, EventKind, TaskIx};
+use output::protocol::{A2aVersion, export};
 
 /// A call's stream as a server sends it: the call's own events, up to and including the status
 /// update that leaves its task terminal or interrupted ([`export::ends_stream`]) — nothing follows

@@ -12,11 +12,9 @@ use super::job::Answer;
 use super::ownership::owns;
 use super::stream_events::{served_event, task_event};
 use engine::World;
-use engine::record::EventKind;
-use engine::record::{TaskIx, parse_task_id, task_id};
+use engine::record::{EventKind, TaskIx, parse_task_id, task_id};
 use engine::scenario::{AgentIx, CallerIx};
-use output::protocol::A2aVersion;
-use output::protocol::export;
+use output::protocol::{A2aVersion, export};
 
 struct Subscriber {
     task: TaskIx,

@@ -3,11 +3,9 @@
 use serde_json::{Value, json};
 use url::{Host, Url};
 
-use crate::engine::CallerContext;
-use crate::engine::Chains;
 use crate::engine::record::DenialCode;
-use crate::engine::scenario::HostPattern;
-use crate::engine::scenario::{Agent, Scenario};
+use crate::engine::scenario::{Agent, HostPattern, Scenario};
+use crate::engine::{CallerContext, Chains};
 
 /// One check: what it compared and its verdict.
 pub struct Check {

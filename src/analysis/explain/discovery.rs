@@ -2,10 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::engine::World;
-use crate::engine::discover;
-use crate::engine::scenario::CallerIx;
-use crate::engine::scenario::Sym;
+use crate::engine::scenario::{CallerIx, Sym};
+use crate::engine::{World, discover};
 
 pub fn explain(
     world: &World,

@@ -4,9 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::engine::World;
-use crate::engine::record::ErrorCode;
-use crate::engine::record::Spec;
-use crate::engine::record::{Branch, TaskIx, task_id};
+use crate::engine::record::{Branch, ErrorCode, Spec, TaskIx, task_id};
 use crate::engine::scenario::HandlerStep;
 use crate::engine::{Op, compile};
 use crate::report::CondText;

@@ -3,9 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::protocol::A2aVersion;
-use crate::protocol::security;
 use crate::protocol::signing::SIGNATURES;
+use crate::protocol::{A2aVersion, security};
 use engine::scenario::Card;
 use scenario::{CardVersion, card_version};
 

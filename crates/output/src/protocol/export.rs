@@ -9,9 +9,7 @@ use crate::protocol::A2aVersion;
 use crate::protocol::adapter::{self, InternalTask, Outputs, RunTimes};
 use crate::report::json::{Seq, write_pretty};
 use engine::format_utc;
-use engine::record::Record;
-use engine::record::{Event, EventKind};
-use engine::record::{Role, Task, TaskIx, task_id};
+use engine::record::{Event, EventKind, Record, Role, Task, TaskIx, task_id};
 
 /// How much of a task's append-only logs to show: a snapshot is a prefix.
 #[derive(Debug, Clone, Copy)]

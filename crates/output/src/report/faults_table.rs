@@ -4,8 +4,7 @@ use std::fmt::Write;
 
 use comfy_table::Table;
 
-use engine::record::Record;
-use engine::record::task_id;
+use engine::record::{Record, task_id};
 use engine::scenario::{FaultKind, FaultTarget, Window};
 use scenario::escape::Escaped;
 

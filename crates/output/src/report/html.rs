@@ -12,8 +12,7 @@ use crate::report::html_marks::{Bands, lane_marks};
 pub use crate::report::html_text::esc;
 use crate::report::html_text::{COLOURS, colour};
 use crate::report::mermaid_steps::step_anchors;
-use engine::record::{ErrorCode, Record};
-use engine::record::{Task, task_id};
+use engine::record::{ErrorCode, Record, Task, task_id};
 
 const GUTTER: f64 = 190.0;
 const ROW: f64 = 22.0;

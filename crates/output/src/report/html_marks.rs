@@ -2,8 +2,7 @@
 //! token check refused), each at the tick it happened, and the placing of marks along a band so
 //! that no two of them overlap.
 
-use engine::record::task_id;
-use engine::record::{ErrorCode, Record, RefusedWhy, StepResult};
+use engine::record::{ErrorCode, Record, RefusedWhy, StepResult, task_id};
 use engine::scenario::{Step, Target};
 
 /// The gap kept between any two marks of one band.

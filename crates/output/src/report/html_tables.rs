@@ -6,8 +6,7 @@ use std::fmt::Write as _;
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use crate::report::html_text::{colour, esc};
-use engine::record::Record;
-use engine::record::{Role, task_id};
+use engine::record::{Record, Role, task_id};
 
 pub(crate) fn tables(record: &Record, out: &mut String) {
     let s = record.scenario;

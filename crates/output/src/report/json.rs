@@ -14,9 +14,7 @@ use crate::report::json_records::{
 };
 use crate::report::pretty::{ChunkWriter, Pretty};
 use engine::World;
-use engine::record::Record;
-use engine::record::*;
-use engine::record::{Artifact, Context, Decision, Message, Role, Task};
+use engine::record::{Artifact, Context, Decision, Message, Record, Role, Task, *};
 
 pub const FORMAT_VERSION: u32 = 1;
 

@@ -4,9 +4,7 @@
 use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::record::DenialCode;
-use engine::record::ErrorCode;
-use engine::record::TaskState;
+use engine::record::{DenialCode, ErrorCode, TaskState};
 use engine::scenario::*;
 
 use super::value_tests::text_test;

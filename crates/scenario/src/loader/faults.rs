@@ -4,9 +4,7 @@
 use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::scenario::HostPattern;
-use engine::scenario::Policy;
-use engine::scenario::*;
+use engine::scenario::{HostPattern, Policy, *};
 
 use super::{Loader, Names, child};
 

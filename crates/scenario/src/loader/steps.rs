@@ -2,8 +2,7 @@
 
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::scenario::Secret;
-use engine::scenario::*;
+use engine::scenario::{Secret, *};
 
 use super::{Child, Loader, Names, child, path};
 

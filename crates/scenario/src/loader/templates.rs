@@ -4,8 +4,7 @@
 
 use crate::diagnostic::with_hint;
 use crate::yaml::Seg;
-use engine::scenario::Subject;
-use engine::scenario::*;
+use engine::scenario::{Subject, *};
 use engine::{DataTemplate, Field, Part};
 
 use super::handlers::Scope;

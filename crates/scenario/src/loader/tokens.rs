@@ -7,11 +7,11 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, with_hint};
 use crate::file::*;
 use crate::yaml::{self, Seg};
-use engine::scenario::Tokens;
-use engine::scenario::*;
-use token::DEFAULT_ALLOWED;
-use token::unverified_claims;
-use token::{Alg, KeyError, KeySet, PrivateKey, TokenPolicy, TokenService};
+use engine::scenario::{Tokens, *};
+use token::{
+    Alg, DEFAULT_ALLOWED, KeyError, KeySet, PrivateKey, TokenPolicy, TokenService,
+    unverified_claims,
+};
 
 use super::{Loader, Names};
 

@@ -9,10 +9,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use engine::World;
-use engine::record::{AgentIx, TaskIx};
-use engine::record::{ErrorCode, StepResult};
-use engine::scenario::{FaultKind, FaultTarget};
-use engine::scenario::{Step, Target, TaskRef};
+use engine::record::{AgentIx, ErrorCode, StepResult, TaskIx};
+use engine::scenario::{FaultKind, FaultTarget, Step, Target, TaskRef};
 
 use super::client::{self, Answered};
 use super::start::{Live, Starter};

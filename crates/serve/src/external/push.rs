@@ -4,8 +4,7 @@
 //! scripted agent's push is). The agent answers for its capability: a refusal is the step's
 //! error.
 
-use engine::record::ErrorCode;
-use engine::record::TaskIx;
+use engine::record::{ErrorCode, TaskIx};
 use serde_json::Value;
 
 use super::pump::Pump;
