@@ -10,9 +10,10 @@ use std::hint::black_box;
 use std::path::Path;
 
 use a2a_sim::engine;
+use a2a_sim::engine::discover;
+use a2a_sim::engine::record::Chains;
 use a2a_sim::engine::scenario::Scenario;
 use a2a_sim::engine::{CallerContext, check_delegation};
-use a2a_sim::engine::{Chains, discover};
 use a2a_sim::scenario::Load;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use support::{delegation_scenario, directory_scenario, fan_out_scenario, history_scenario};

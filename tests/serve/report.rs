@@ -43,7 +43,7 @@ fn session_report(file: &str, forget_every: Option<usize>) -> (Vec<u8>, usize) {
             for (k, step) in steps.iter().enumerate() {
                 world.serve_step(step);
                 held = held.max(world.steps.len());
-                report.steps(&world, false).unwrap();
+                report.steps(&world, &|call| world.call_open(call)).unwrap();
                 if (k + 1) % n == 0 {
                     world.forget_steps(report.written() - world.steps_forgotten);
                 }

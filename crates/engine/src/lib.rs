@@ -64,14 +64,10 @@ mod verified;
 mod world;
 
 pub use admission::{CallerContext, check_delegation};
-pub use chain::{ChainRef, Chains};
 pub use discovery::{discover, top};
-pub use ix::ix32;
-pub use names::NameList;
 pub use outage::CRASHED;
 pub use program::{Op, compile};
 pub use record::Record;
 pub use scenario::Scenario;
-pub use template::{DataTemplate, Field, Part};
 pub use timestamp::{MAX_MS, format_utc, parse_rfc3339};
 pub use world::{RecordStreams, Session, World, run, run_recording, run_with};

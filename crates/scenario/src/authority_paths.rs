@@ -13,8 +13,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::diagnostic::Severity;
 use crate::yaml::Seg;
-use engine::scenario::{Sym, *};
-use engine::{CallerContext, ChainRef, Chains, check_delegation};
+use engine::record::{ChainRef, Chains};
+use engine::scenario::*;
+use engine::{CallerContext, check_delegation};
 
 /// One laundering path, located at the delegating handler step.
 #[derive(Debug)]

@@ -8,8 +8,8 @@
 
 use crate::problem::Problem;
 use crate::yaml::Seg;
-use engine::Part;
 use engine::record::TaskState;
+use engine::scenario::Part;
 use engine::scenario::Subject;
 use engine::scenario::{
     Agent, AgentIx, FanTargets, HandlerStep, OnError, OnPause, Scenario, Step, Target, Text,
@@ -242,7 +242,7 @@ impl Walk<'_> {
 /// The templated strings of a step's `data` (under `key`), each at its place in the mapping.
 fn data_slots<'a>(
     key: &[Seg],
-    template: Option<&'a engine::DataTemplate>,
+    template: Option<&'a engine::scenario::DataTemplate>,
     texts: &mut Vec<(Vec<Seg>, &'a Text)>,
 ) {
     for (path, text) in template.iter().flat_map(|t| t.slots.iter()) {

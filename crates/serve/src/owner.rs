@@ -132,7 +132,7 @@ fn write_steps(
     keep_steps: bool,
 ) {
     if let Some(r) = report
-        && let Err(e) = r.steps(world, false)
+        && let Err(e) = r.steps(world, &|call| world.call_open(call))
     {
         *failed = Some(e);
         *report = None;

@@ -3,9 +3,10 @@
 use serde_json::{Value, json};
 use url::{Host, Url};
 
+use crate::engine::CallerContext;
+use crate::engine::record::Chains;
 use crate::engine::record::DenialCode;
 use crate::engine::scenario::{Agent, HostPattern, Scenario};
-use crate::engine::{CallerContext, Chains};
 
 /// One check: what it compared and its verdict.
 pub struct Check {

@@ -5,7 +5,6 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::chain::Chains;
 use crate::data::DataMap;
 use crate::faults::Faults;
 use crate::ids::AliasIx;
@@ -19,6 +18,7 @@ mod entries;
 pub use entries::*;
 // What a record's entries are made of, named here so that the crates above read the whole record
 // from this one module: tasks and their parts, states, delegations, deliveries and codes.
+pub use crate::chain::{ChainRef, Chains};
 pub use crate::codes::DenialCode;
 pub use crate::delegation::{Delegation, Member, Outcome, Spec};
 pub use crate::delivery::{Delivery, DeliveryOutcome};

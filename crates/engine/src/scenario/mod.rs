@@ -7,7 +7,9 @@ pub use crate::conditions::{
 };
 pub use crate::data::DataMap;
 pub use crate::ids::{AgentIx, AliasIx, CallerIx, Level, ResultIx};
-pub use crate::template::Text;
+pub use crate::ix::ix32;
+pub use crate::names::NameList;
+pub use crate::template::{DataTemplate, Field, Part, Text};
 // The rest of what a scenario is made of, named here so that the crates above read the whole
 // model from this one module: its faults, token grants, push hosts, names and task states.
 pub use crate::faults::{DeliveryPolicy, Fault, FaultKind, FaultTarget, Faults, Refusal, Window};

@@ -13,8 +13,7 @@ use crate::report::json_records::{
     delivery, denial, error, matrix, push, strings, task_id, warning,
 };
 use crate::report::pretty::{ChunkWriter, Pretty};
-use engine::World;
-use engine::record::{Artifact, Context, Decision, Message, Record, Role, Task, *};
+use engine::record::*;
 
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -137,7 +136,7 @@ fn rest(w: &Record, o: &mut Out) -> std::io::Result<()> {
 }
 
 /// The report of a server session, written as the session runs: its steps as they are final,
-/// so a long session need not keep them ([`World::forget_steps`]), and the rest at its end.
+/// so a long session need not keep them (`World::forget_steps`), and the rest at its end.
 /// The bytes are [`write()`]'s for the same session. A session has no matrix steps.
 pub struct Session<'a> {
     o: Out<'a>,
@@ -152,15 +151,15 @@ impl<'a> Session<'a> {
         Session { o, written: 0 }
     }
 
-    /// Writes the steps not yet written that are final (and all of them with `all`, as at the
-    /// end): a stream step is final once its call is closed, its events complete.
-    pub fn steps(&mut self, w: &World, all: bool) -> std::io::Result<()> {
+    /// Writes the steps not yet written that are final: a stream step is final once its call
+    /// is closed (`open` says which calls are still open in the running world), its events
+    /// complete.
+    pub fn steps(&mut self, w: &Record, open: &dyn Fn(CallId) -> bool) -> std::io::Result<()> {
         while let Some(r) = w.step_record(self.written) {
             if let StepResult::Task {
                 stream: Some(call), ..
             } = r.result
-                && !all
-                && w.call_open(call.get())
+                && open(call.get())
             {
                 break;
             }
@@ -178,8 +177,8 @@ impl<'a> Session<'a> {
     }
 
     /// Writes the steps left and the rest of the report, and flushes it.
-    pub fn finish(mut self, w: &World) -> std::io::Result<()> {
-        self.steps(w, true)?;
+    pub fn finish(mut self, w: &Record) -> std::io::Result<()> {
+        self.steps(w, &|_| false)?;
         rest(w, &mut self.o)?;
         self.o.finish()
     }

@@ -2,7 +2,7 @@
 //! matrices, written with [`Out`] as the rest of the report is.
 
 use crate::report::json_out::{Out, key};
-use engine::record::{Record, *};
+use engine::record::*;
 use engine::scenario::REDACTED;
 
 /// An array of strings.

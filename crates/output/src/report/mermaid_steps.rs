@@ -3,7 +3,7 @@
 
 use crate::report::mermaid_lines::{Item, arrow, esc, line, note, sort};
 use crate::report::mermaid_tasks::{Tree, subtree};
-use engine::record::{Record, task_id, *};
+use engine::record::*;
 use engine::scenario::Step;
 
 /// Where a driver step sits in time, as `(tick, rank)`: a send or stream at its task's creation

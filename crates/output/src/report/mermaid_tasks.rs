@@ -5,7 +5,7 @@
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
 use crate::report::mermaid_lines::{Item, arrow, esc, host, line, note, sort};
-use engine::record::{Delegation, Member, Record, Spec, TaskIx, TaskState, task_id, *};
+use engine::record::*;
 use engine::scenario::{Join, Step};
 
 /// Who is under whom, built once (so a run of many tasks renders in linear time).

@@ -7,7 +7,7 @@ use comfy_table::{ContentArrangement, Table, presets};
 
 use crate::report::condition::CondText;
 use crate::report::handler_steps::when_at;
-use engine::record::{Record, Task, task_id, *};
+use engine::record::*;
 use engine::scenario::Step;
 use scenario::escape::Escaped;
 

@@ -4,7 +4,7 @@
 use crate::diagnostic::with_hint;
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::scenario::{HostPattern, Policy, *};
+use engine::scenario::*;
 
 use super::{Loader, Names, child};
 

@@ -8,7 +8,7 @@ pub use crate::problem::Problem;
 use crate::secrets::Redact;
 use crate::yaml::Seg;
 use crate::{imports, paths, redact};
-use engine::scenario::{Symbols, *};
+use engine::scenario::*;
 
 /// Whether a load looks for `check`'s warnings (handler bugs, laundering paths, look-alike ids)
 /// in a scenario that loaded. `run` and `serve` print none, so they skip the walks.

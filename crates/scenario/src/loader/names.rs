@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::diagnostic::with_hint;
 use crate::file::{Name, TargetFile};
 use crate::yaml::Seg;
-use engine::scenario::{Sym, *};
+use engine::scenario::*;
 
 use super::{Child, Loader, Place, child};
 

@@ -103,7 +103,7 @@ impl Loader<'_> {
             .filter(|s| matches!(s, StepFile::Send(x) | StepFile::Stream(x) if x.alias.is_some()))
             .count();
         names.aliases.reserve(defined);
-        let mut aliases = engine::NameList::with_capacity(defined);
+        let mut aliases = engine::scenario::NameList::with_capacity(defined);
         let mut alias_steps = Vec::with_capacity(defined);
         let mut steps = Vec::with_capacity(file_steps.len());
         // Each chunk of the file's steps is freed once converted: the file's steps and the
@@ -114,7 +114,7 @@ impl Loader<'_> {
             for s in chunk {
                 steps.push(self.step(i, s, &mut names, &mut aliases));
                 i += 1;
-                alias_steps.resize(aliases.len(), engine::ix32(i));
+                alias_steps.resize(aliases.len(), engine::scenario::ix32(i));
             }
         }
         aliases.shrink_to_fit();

@@ -3,7 +3,7 @@
 
 use crate::file::*;
 use engine::parse_rfc3339;
-use engine::scenario::{HostPattern, *};
+use engine::scenario::*;
 
 use super::{Loader, agents};
 

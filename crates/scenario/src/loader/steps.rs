@@ -2,7 +2,7 @@
 
 use crate::file::*;
 use crate::yaml::Seg;
-use engine::scenario::{Secret, *};
+use engine::scenario::*;
 
 use super::{Child, Loader, Names, child, path};
 
@@ -39,7 +39,7 @@ impl Loader<'_> {
         i: usize,
         step: StepFile,
         names: &mut Names,
-        aliases: &mut engine::NameList,
+        aliases: &mut engine::scenario::NameList,
     ) -> Step {
         // On the stack: a path is built from it only when a problem is reported.
         let at = [Seg::name("steps"), Seg::Index(i), Seg::name(step.kind())];
@@ -161,7 +161,7 @@ impl Loader<'_> {
         s: SendStepFile,
         stream: bool,
         names: &mut Names,
-        aliases: &mut engine::NameList,
+        aliases: &mut engine::scenario::NameList,
     ) -> Send {
         let caller = self.caller_ref(Child(at, "caller"), &s.caller, names);
         let to = self.target(at, s.to, names);

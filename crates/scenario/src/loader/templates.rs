@@ -4,8 +4,8 @@
 
 use crate::diagnostic::with_hint;
 use crate::yaml::Seg;
-use engine::scenario::{Subject, *};
-use engine::{DataTemplate, Field, Part};
+use engine::scenario::*;
+use engine::scenario::{DataTemplate, Field, Part};
 
 use super::handlers::Scope;
 use super::value_tests::parse_data_path;

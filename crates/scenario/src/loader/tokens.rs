@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, with_hint};
 use crate::file::*;
 use crate::yaml::{self, Seg};
-use engine::scenario::{Tokens, *};
+use engine::scenario::*;
 use token::{
     Alg, DEFAULT_ALLOWED, KeyError, KeySet, PrivateKey, TokenPolicy, TokenService,
     unverified_claims,
