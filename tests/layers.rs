@@ -53,6 +53,60 @@ fn a_circle_is_found_through_grouped_and_super_imports() {
     assert!(circles[0].starts_with("[a, a::inner, b]"), "{}", circles[0]);
 }
 
+/// The engine touches nothing outside itself. Its crate depends on no crate that does I/O, async,
+/// YAML or crypto (its Cargo.toml); this holds it to the same for the standard library: no files,
+/// sockets, processes, threads, environment, clock or standard streams.
+#[test]
+fn the_engine_uses_no_io_of_the_standard_library() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("crates/engine/src"), &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let io = [
+                "std::fs",
+                "std::net",
+                "std::process",
+                "std::thread",
+                "std::env",
+                "std::time",
+                "std::io",
+                "SystemTime",
+                "Instant",
+                "println!",
+                "print!(",
+            ];
+            if io.iter().any(|m| code.contains(m)) {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the engine reaches outside:\n{}",
+        found.join("\n")
+    );
+    let manifest = std::fs::read_to_string(root.join("crates/engine/Cargo.toml")).unwrap();
+    let deps = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .and_then(|d| d.split("\n[").next())
+        .unwrap_or("");
+    for name in [
+        "tokio",
+        "hyper",
+        "serde_norway",
+        "saphyr",
+        "jsonwebtoken",
+        "a2a-sim-",
+    ] {
+        assert!(!deps.contains(name), "the engine depends on {name}");
+    }
+}
+
 /// Only the binary prints: the library crates hand back what there is to say (an error, a
 /// report, `serve`'s log lines through the function the binary gives it), and `main` or a
 /// command of the binary writes it.
