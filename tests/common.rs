@@ -148,3 +148,8 @@ steps:
 "#
     )
 }
+
+/// [`one_agent`]'s world, then a `faults:` block.
+pub fn one_agent_with_faults(handler: &str, faults: &str, steps: &str) -> String {
+    format!("{}faults:\n{faults}\n", one_agent(handler, steps))
+}

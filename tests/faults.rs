@@ -11,15 +11,10 @@ mod fuzz;
 
 use a2a_sim::engine;
 
+use crate::common::one_agent_with_faults as scenario;
 use crate::common::{error_codes, load, load_err, report_value};
 
 pub(crate) const SCREENER: &str = "[working: Screening, completed: Done]";
-
-/// One screener (push capable) and two callers, the faults block and then the steps.
-fn scenario(handler: &str, faults: &str, steps: &str) -> String {
-    let base = crate::common::one_agent(handler, steps);
-    format!("{base}faults:\n{faults}\n")
-}
 
 fn wait_then_send(n: u64) -> String {
     format!(

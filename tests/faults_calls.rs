@@ -13,6 +13,7 @@ use a2a_sim::testing::shrink::shrink;
 use serde_json::{Value, json};
 
 use crate::common::binary::{a2a_sim_in, scratch, write};
+use crate::common::one_agent_with_faults as scenario;
 use crate::common::{error_codes, load, load_err, one_agent, report_value};
 
 mod explore;
@@ -22,11 +23,6 @@ mod table;
 const SCREENER: &str = "[working: Screening, completed: Done]";
 const PAUSES: &str =
     "[working: Screening, input_required: Which list?, working: Checking, completed: Done]";
-
-/// The one-screener world of `common::one_agent`, then a `faults:` block.
-fn scenario(handler: &str, faults: &str, steps: &str) -> String {
-    format!("{}faults:\n{faults}\n", one_agent(handler, steps))
-}
 
 fn send(alias: &str) -> String {
     format!("  - send: {{caller: orchestrator, to: screener, text: Screen {alias}, as: {alias}}}")
