@@ -14,8 +14,9 @@ use ::token::{act_claim, sign};
 
 #[derive(Debug, Subcommand)]
 pub enum TokenCommand {
-    /// Sign a JWT with a private JWK (Ed25519 `OKP` or `oct`): deterministic, so the same key and
-    /// claims give the same token. Prints the token.
+    /// Sign a JWT with a private JWK (EC P-256 or P-384, RSA, Ed25519 `OKP` or `oct`):
+    /// deterministic but for RSA-PSS, so the same key and claims give the same token. Prints the
+    /// token.
     Mint {
         /// The private JWK file; its `kid` goes in the header.
         #[arg(long)]

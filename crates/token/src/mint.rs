@@ -1,5 +1,6 @@
 //! Minting: the platform's nested-hop tokens (RFC 8693 token-exchange shape) and `token mint`.
-//! Ed25519 and HMAC signatures are deterministic, so the same claims give the same token.
+//! Signatures are deterministic but for RSA-PSS (ECDSA takes RFC 6979 nonces), so the same
+//! claims give the same token.
 
 use jsonwebtoken::{Header, encode};
 use serde_json::{Map, Value, json};
