@@ -136,8 +136,7 @@ pub(super) enum Command {
         /// The scenario (not with --verify).
         #[arg(required_unless_present = "verify")]
         file: Option<PathBuf>,
-        /// The agent (omit with --list).
-        #[arg(required_unless_present_any = ["list", "verify"])]
+        /// The agent (may be omitted when the file has only one, and with --list).
         agent: Option<String>,
         #[arg(long, value_enum, default_value_t = Version::V1_0)]
         a2a_version: Version,

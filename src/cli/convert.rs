@@ -23,7 +23,21 @@ pub(super) fn card_cmd(
         written(out.write_all(names.as_bytes()))?;
         return Ok(Status::Success);
     }
-    let name = agent.unwrap_or_default();
+    let name = match (agent, &scenario.agents[..]) {
+        (Some(name), _) => name,
+        (None, [only]) => only.name(),
+        (None, agents) => {
+            let names: Vec<&str> = agents.iter().map(|a| a.name()).collect();
+            return Err(Error::Usage(format!(
+                "{} has {} agents ({}): name the one whose card to print, as in `a2a-sim card {} {}`",
+                file.display(),
+                names.len(),
+                names.join(", "),
+                file.display(),
+                names.first().copied().unwrap_or("AGENT")
+            )));
+        }
+    };
     let Some(a) = scenario.agents.iter().find(|a| a.name() == name) else {
         let names: Vec<&str> = scenario.agents.iter().map(|a| a.name()).collect();
         let msg = crate::error::with_hint(
