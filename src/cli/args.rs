@@ -1,6 +1,12 @@
 //! The raw flags (clap): every subcommand and its options, before anything is checked.
 
-use super::*;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::protocol::A2aVersion;
+use crate::scenario::Override;
+use crate::testing::partition::Partition;
 
 #[derive(Debug, Parser)]
 #[command(

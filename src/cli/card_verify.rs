@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::*;
+use crate::error::{Error, Status};
 use crate::token::KeySet;
 use crate::token::card::{self, Check};
 

@@ -1,6 +1,13 @@
 //! `check`: load errors, handler-path warnings and coded findings, in each error format.
 
-use super::*;
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::args::ErrorFormat;
+use super::input::load;
+use crate::corpus;
+use crate::error::{Diagnostic, Error, LoadError, Severity, Status};
+use crate::scenario::Override;
 
 pub(super) fn check(
     paths: &[PathBuf],

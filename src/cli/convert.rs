@@ -1,6 +1,12 @@
 //! `card` and `convert`: one agent's card, one task between protocols.
 
-use super::*;
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::args::{From, To};
+use crate::error::{Error, Status, written};
+use crate::protocol::{A2aVersion, adapter, card};
+use crate::report::json as report_json;
 
 pub(super) fn card_cmd(
     file: &std::path::Path,

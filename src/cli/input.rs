@@ -1,6 +1,7 @@
 //! Reading scenarios: a file, or `-` for standard input.
 
-use super::*;
+use crate::error::LoadError;
+use crate::scenario::Override;
 
 /// The standard input, read once: `-` names it as a scenario file.
 pub(super) fn stdin_text() -> Result<&'static str, LoadError> {

@@ -1,18 +1,12 @@
 //! Command line: raw flags (clap) → a command, run, exit status.
 
-use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::io::Write;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser};
 
-use crate::corpus;
-use crate::error::{Diagnostic, Error, LoadError, Severity, Status, written};
-use crate::protocol::{A2aVersion, adapter, card, export};
-use crate::report::table::Layout;
-use crate::report::{json as report_json, table as report_table};
-use crate::scenario::Override;
+use crate::error::{Error, Status, written};
+use crate::report::json as report_json;
 use crate::testing::command as test_command;
-use crate::testing::partition::Partition;
 
 mod args;
 mod card_verify;
@@ -29,7 +23,6 @@ use self::args::*;
 use self::check::check;
 use self::config::Config;
 use self::convert::{card_cmd, convert};
-use self::input::*;
 
 /// Runs the command line: how the command ended, or why it stopped. Only `main` prints the error
 /// and turns either into the exit code.

@@ -1,7 +1,17 @@
 //! `run`: every file rendered in the format asked for, in parallel, printed in input order.
 
-use super::*;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use super::args::Format;
+use super::input::load_for_run;
+use crate::corpus;
 use crate::engine::record::Record;
+use crate::error::{Error, LoadError, Status, written};
+use crate::protocol::{A2aVersion, export};
+use crate::report::table::Layout;
+use crate::report::{json as report_json, table as report_table};
+use crate::scenario::Override;
 
 /// Why a file has no output.
 pub(super) enum Problem {

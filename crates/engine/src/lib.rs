@@ -7,11 +7,15 @@
 //! What the crates above see:
 //! - [`scenario`]: the model a run is given. The loader builds a [`Scenario`] from these types
 //!   (agents, callers, steps, faults, policy, token grants).
-//! - [`run`] (or [`World`], stepwise, for `serve` and `explain`): the run.
+//! - [`run`] (also [`run_recording`], which says which calls' stream events to keep, and
+//!   [`run_with`], under other faults), or [`World`] stepwise with its server [`Session`], for
+//!   `serve` and `explain`: the run.
 //! - [`record`]: what a run gives back. A [`Record`] with its tasks, steps, denials, errors,
 //!   pushes, deliveries and events, which every report reads.
-//! - A few functions the analyses share with the engine: admission ([`check_delegation`]),
-//!   discovery ([`discover`], [`top`]) and the clock's RFC 3339 form ([`format_utc`]).
+//! - A few things the analyses and outputs share with the engine: admission
+//!   ([`check_delegation`], [`CallerContext`]), discovery ([`discover`], [`top`]), a handler as
+//!   the engine compiles it ([`compile`], [`Op`]), the text of a crashed task ([`CRASHED`]) and
+//!   the clock's RFC 3339 form ([`format_utc`], [`parse_rfc3339`], [`MAX_MS`]).
 //!
 //! Every other module is private. Inside, imports point down too. At the bottom are the words
 //! every file speaks: `ids`, `codes`, `data`, `lifecycle`, `symbols`. Above them are the scenario

@@ -16,6 +16,7 @@ mod imports;
 mod library;
 mod loader;
 mod overrides;
+mod parallel;
 mod paths;
 mod problem;
 mod push_hosts;

@@ -4,6 +4,9 @@
 //! stack (the binary's feature `serve`). HTTP handlers parse and answer; one owner thread holds the
 //! world (`owner.rs`), so every rule of `run` applies unchanged. Depends on the engine, the scenario
 //! layer and the outputs; the engine never sees a socket.
+//!
+//! [`external`] is the real-agent edge: a file with `external:` agents is run through it, the
+//! scripted agents served to the real ones, and the real ones driven over the wire.
 
 mod binding;
 mod connection;

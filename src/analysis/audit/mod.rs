@@ -19,18 +19,10 @@ use serde_json::json;
 use crate::error::Status;
 use crate::escape::Escaped;
 
-pub use rules::MAX_TRACKED;
+pub use rules::{Finding, MAX_TRACKED};
 
 /// Longer lines are one finding each and are skipped without being held.
 pub const MAX_LINE: usize = 16 << 20;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// 1-based.
-    pub line: u64,
-    pub rule: &'static str,
-    pub message: String,
-}
 
 /// What one recording held.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

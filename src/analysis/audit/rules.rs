@@ -7,8 +7,16 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use crate::engine::parse_rfc3339;
 use crate::engine::record::TaskState;
 
-use super::Finding;
 use super::event::{Event, Kind};
+
+/// A rule broken at a line of the recording.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// 1-based.
+    pub line: u64,
+    pub rule: &'static str,
+    pub message: String,
+}
 
 /// How many tasks are remembered at most; beyond it, the oldest finished ones are dropped.
 pub const MAX_TRACKED: usize = 1 << 16;

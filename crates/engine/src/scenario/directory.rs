@@ -9,7 +9,7 @@ use crate::caller_context::CallerContext;
 use crate::ids::AgentIx;
 use crate::symbols::Sym;
 
-use super::Agent;
+use super::agents::Agent;
 
 /// Cards and their scores, in card order.
 pub type Scores = SmallVec<[(usize, u32); 32]>;

@@ -20,10 +20,14 @@ pub use crate::token::{
     AGENT_LIFETIME_S, CardSigning, Grant, NESTED_LIFETIME_S, Tokens, VerifiedToken,
 };
 
+mod agents;
 mod directory;
+mod policy;
 mod script;
 mod steps;
+pub use agents::{Agent, Caller, Card, External, Skill};
 pub use directory::{Directory, Ranked, Scores};
+pub use policy::{Authority, Clock, Policy};
 pub use script::*;
 pub use steps::*;
 
@@ -182,137 +186,4 @@ pub struct TaskExpectation {
 pub enum Expected<T> {
     Count(usize),
     List(Vec<T>),
-}
-
-#[derive(Debug)]
-pub struct Policy {
-    pub max_depth: u64,
-    pub push_allowed_hosts: Vec<HostPattern>,
-    /// `policy.authority`: the scopes a nested delegation carries (authority.md §1).
-    pub authority: Authority,
-    /// Whether the file has any `authority` key: only then does the report show `scopes` and
-    /// `amplified` (the compatibility rule).
-    pub authority_keys: bool,
-    /// `serve --allow-loopback-push`: push URLs on 127.0.0.1 / localhost (http or https) are
-    /// admitted without the allow-list. Never set by a scenario file.
-    pub loopback_push: bool,
-}
-
-/// Which scopes a nested caller context carries (authority.md §1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Authority {
-    /// The delegating agent's own scopes: a service identity (the default, and the rule before
-    /// authority was modelled).
-    #[default]
-    Own,
-    /// The delegating agent's scopes ∩ the incoming context's: authority only shrinks.
-    Attenuate,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub struct Clock {
-    /// Milliseconds since the Unix epoch of tick 0.
-    pub epoch_ms: i64,
-    pub tick_ms: u64,
-}
-
-impl Clock {
-    pub fn millis(&self, tick: u64) -> i64 {
-        self.epoch_ms
-            .saturating_add((tick.saturating_mul(self.tick_ms)).min(i64::MAX as u64) as i64)
-    }
-}
-
-/// The public card fields of an agent (what `a2a-sim card` emits).
-#[derive(Debug, Clone)]
-pub struct Card {
-    pub name: String,
-    pub description: String,
-    pub version: String,
-    pub url: String,
-    pub streaming: bool,
-    pub push_notifications: bool,
-    pub skills: Vec<Skill>,
-    /// The card file's own JSON, when the agent's card came from a file.
-    pub source: Option<serde_json::Value>,
-    /// That file's path, as the scenario names it.
-    pub file: Option<String>,
-    /// For an agent that requires a verified token: the scopes its bearer-JWT security
-    /// requirement names (its `required_scopes`).
-    pub bearer_scopes: Option<Vec<String>>,
-}
-
-#[derive(Debug, Clone)]
-pub struct Skill {
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    pub tags: Vec<String>,
-    /// `tags` interned, sorted and without duplicates: the set discovery intersects.
-    pub tag_set: Vec<Sym>,
-}
-
-#[derive(Debug)]
-pub struct Agent {
-    pub sym: Sym,
-    pub card: Card,
-    pub tenant: Sym,
-    pub clearance: Level,
-    pub required_scopes: Vec<Sym>,
-    pub scopes: Vec<Sym>,
-    /// `authority:` on the agent: overrides the policy for delegations made from it.
-    pub authority: Option<Authority>,
-    pub handler: Vec<HandlerStep>,
-    /// The `as` names of the handler's delegations and fan-outs, indexed by [`ResultIx`].
-    pub results: Vec<String>,
-    /// Every request to it must carry a verified token.
-    pub requires_token: bool,
-    /// Played by a real process or URL, not by `handler` (which is empty): the edge that runs
-    /// the scenario talks to it; the engine only records what it reports.
-    pub external: Option<Box<External>>,
-}
-
-/// How to reach an external agent: data only, the edge starts and calls it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct External {
-    /// The command and its arguments, `{port}` and the env templates not yet filled in.
-    pub command: Vec<String>,
-    /// The base URL of an agent already running (instead of `command`).
-    pub url: Option<String>,
-    /// Environment for the command, in name order; values are templates.
-    pub env: Vec<(String, String)>,
-    /// Seconds to wait for its card.
-    pub ready_timeout_s: u64,
-    /// Milliseconds to wait after each of its calls for others made at the same time, so that
-    /// calls made in parallel are answered (and recorded) in a canonical order.
-    pub settle_ms: u64,
-    /// The token minted for its own calls (a scenario with `keys` and a platform key): what
-    /// `{token}` fills in, and what the served agents require of its calls. Never printed.
-    pub token: Option<String>,
-    /// The folder the command runs in: the folder of the file that defines the agent.
-    pub dir: std::path::PathBuf,
-}
-
-impl Agent {
-    pub fn name(&self) -> &str {
-        &self.card.name
-    }
-
-    /// The rule for delegations made from this agent: its own `authority:`, else the policy's.
-    pub fn authority(&self, policy: &Policy) -> Authority {
-        self.authority.unwrap_or(policy.authority)
-    }
-}
-
-#[derive(Debug)]
-pub struct Caller {
-    pub id: String,
-    pub sym: Sym,
-    pub tenant: Sym,
-    pub classification: Level,
-    pub scopes: Vec<Sym>,
-    pub delegation_chain: Vec<Sym>,
-    /// A verified caller's JWT: its context comes from the claims, verified on every request (the
-    /// fields above hold the names its claims use, interned at load, never trusted).
-    pub token: Option<String>,
 }

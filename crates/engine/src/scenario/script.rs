@@ -1,10 +1,12 @@
 //! Handler scripts as the engine runs them: each agent's steps, its delegations and fan-outs,
 //! their targets and messages.
 
+use crate::conditions::Cond;
+use crate::data::DataMap;
+use crate::ids::{AgentIx, ResultIx};
 use crate::lifecycle::TaskState;
 use crate::symbols::Sym;
-
-use super::*;
+use crate::template::Text;
 
 #[derive(Debug)]
 pub enum HandlerStep {

@@ -1,10 +1,13 @@
 //! The driver's steps: what the scenario's callers do, in order. A large file is mostly sends.
 
+use crate::data::DataMap;
+use crate::ids::{AgentIx, AliasIx, CallerIx};
 use crate::ix::{Ix, ix32};
 use crate::push::Secret;
 use crate::symbols::Sym;
+use crate::template::Text;
 
-use super::*;
+use super::script::{MessageSpec, Target};
 
 #[derive(Debug)]
 pub struct PushSpec {

@@ -161,7 +161,7 @@ impl Loader<'_> {
         }
         if let Ok(n) = member.parse::<u32>() {
             let size = r.members.len();
-            let listed = matches!(r.kind, super::handlers::ResultKind::FanOut(Some(_)));
+            let listed = matches!(r.kind, super::state::ResultKind::FanOut(Some(_)));
             if n == 0 || (listed && n as usize > size) {
                 let range = if listed {
                     format!("1 to {size}")

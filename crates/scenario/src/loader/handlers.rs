@@ -7,7 +7,8 @@ use crate::yaml::Seg;
 use engine::record::TaskState;
 use engine::scenario::*;
 
-use super::{Loader, Names, child};
+use super::child;
+use super::state::{Loader, NamedResult, Names, ResultKind};
 
 /// The most attempts a `retry` may ask for: enough for any real policy, and a run stays short.
 pub const MAX_ATTEMPTS: i64 = 1000;
@@ -16,30 +17,6 @@ pub const MAX_ATTEMPTS: i64 = 1000;
 #[derive(Debug, Default)]
 pub(super) struct Scope {
     pub results: Vec<NamedResult>,
-}
-
-#[derive(Debug)]
-pub(super) struct NamedResult {
-    pub name: String,
-    pub kind: ResultKind,
-    /// A fan-out's members as its `to` list names them (`None`: a discovery), for `GROUP.NAME`.
-    pub members: Vec<Option<String>>,
-    /// The members' own names (`{agent: NAME, as: MEMBER}`), which `GROUP.MEMBER` tries first.
-    pub member_as: Vec<Option<String>>,
-}
-
-#[derive(Debug)]
-pub(super) enum ResultKind {
-    /// A delegation, to this agent (`None`: found by discovery).
-    Delegate(Option<AgentIx>),
-    /// A fan-out: its members' agents when it lists them (`None`: a ranking, members unknown).
-    FanOut(Option<Vec<Option<AgentIx>>>),
-}
-
-impl ResultKind {
-    pub fn is_group(&self) -> bool {
-        matches!(self, ResultKind::FanOut(_))
-    }
 }
 
 impl Scope {

@@ -2,39 +2,13 @@
 //! callers, step aliases), and resolving one: an unknown name is a problem with a hint at the
 //! closest. Also a step's or delegation's `to`, and tags and scopes interned as symbols.
 
-use std::collections::HashMap;
-
 use crate::diagnostic::with_hint;
-use crate::file::{Name, TargetFile};
+use crate::file::TargetFile;
 use crate::yaml::Seg;
 use engine::scenario::*;
 
-use super::{Child, Loader, Place, child};
-
-/// A table of names. Looked up, never walked in its order (a hint walks it for the closest name,
-/// ties broken by the name), so a fast hash with a fixed seed changes nothing but the time:
-/// SipHash was a third of converting a large file's steps.
-pub(super) type Table<K> = HashMap<K, usize, foldhash::fast::FixedState>;
-
-/// Names visible to references, built up as the file is read.
-pub(super) struct Names {
-    pub(super) levels: Vec<String>,
-    pub(super) agents: Table<String>,
-    pub(super) callers: Table<String>,
-    /// Keyed by the file's own names: short ones are stored inline.
-    pub(super) aliases: Table<Name>,
-}
-
-impl Names {
-    pub(super) fn new(levels: &[String]) -> Self {
-        Names {
-            levels: levels.to_vec(),
-            agents: Table::default(),
-            callers: Table::default(),
-            aliases: Table::default(),
-        }
-    }
-}
+use super::state::{Loader, Names, Table};
+use super::{Child, Place, child};
 
 impl Loader<'_> {
     pub(super) fn target(&mut self, at: &[Seg], to: TargetFile, names: &Names) -> Target {

@@ -5,7 +5,7 @@ use crate::diagnostic::with_hint;
 use crate::yaml::Seg;
 use engine::scenario::*;
 
-use super::handlers::{NamedResult, ResultKind};
+use super::state::{NamedResult, ResultKind};
 use super::{Loader, Names};
 
 /// What a path segment names the next one in: an agent's handler, a fan-out's members, or (after

@@ -31,7 +31,7 @@ where
     T: DeserializeOwned,
     U: DeserializeOwned + Send,
 {
-    let two_threads = text.len() >= from && crate::corpus::default_jobs() >= 2;
+    let two_threads = text.len() >= from && crate::parallel::default_jobs() >= 2;
     let Some(cut) = two_threads.then(|| cut(text, key)).flatten() else {
         return parse(text);
     };

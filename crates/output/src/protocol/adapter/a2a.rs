@@ -5,9 +5,8 @@ use serde_json::{Map, Value, json};
 use crate::protocol::A2aVersion;
 use engine::scenario::DataMap;
 
-use super::{
-    ConvertError, InternalTask, Outputs, a2a_to_internal_state, err, internal_to_a2a_state, req_str,
-};
+use super::fields::{ConvertError, err, req_str};
+use super::{InternalTask, Outputs, a2a_to_internal_state, internal_to_a2a_state};
 
 /// The metadata key under which A2A tasks carry what A2A has no field for.
 pub const METADATA_KEY: &str = "a2a-sim";

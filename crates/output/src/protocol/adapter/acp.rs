@@ -3,9 +3,9 @@
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
+use super::fields::{ConvertError, err, req_str};
 use super::{
-    AcpStatus, ConvertError, InternalState, InternalTask, Outputs, acp_to_internal_state, err,
-    internal_to_acp_status, req_str,
+    AcpStatus, InternalState, InternalTask, Outputs, acp_to_internal_state, internal_to_acp_status,
 };
 
 /// The namespace of the UUIDv5 ids of ACP runs and sessions:
