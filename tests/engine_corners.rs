@@ -4,6 +4,7 @@
 use a2a_sim::engine::World;
 use serde_json::{Value, json};
 
+use crate::common::read::{hist, task, texts};
 use crate::common::*;
 
 /// An agent in tenant `acme`, cleared `internal`, whose one skill is tagged with its own name.
@@ -24,34 +25,6 @@ fn scenario(agents: &[String], steps: &str, faults: &str) -> Value {
         "agents:\n{}callers:\n  - {{id: u, tenant: acme, classification: public}}\nsteps:\n{steps}{faults}",
         agents.concat()
     ))
-}
-
-/// The report's `task-N`.
-fn task(v: &Value, n: usize) -> &Value {
-    let t = &v["tasks"][n - 1];
-    assert_eq!(t["id"], format!("task-{n}"), "tasks are listed in id order");
-    t
-}
-
-/// A task's status history as `TICK state` pairs.
-fn hist(v: &Value, n: usize) -> String {
-    task(v, n)["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| format!("{} {}", h["tick"], h["state"].as_str().unwrap()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The texts of a task's messages (A2A history), in order.
-fn texts(v: &Value, n: usize) -> Vec<String> {
-    task(v, n)["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap().to_string())
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::binary::{Run, a2a_sim_in, scratch, write};
+use crate::common::read::keys;
 
 mod calls;
 mod discovery;
@@ -160,12 +161,6 @@ fn error_codes(report: &Value) -> Vec<&str> {
         .iter()
         .map(|e| e["code"].as_str().unwrap())
         .collect()
-}
-
-/// The keys of a JSON object, in the order the report wrote them (serde_json keeps it: the
-/// workspace enables `preserve_order`).
-fn keys(v: &Value) -> Vec<&str> {
-    v.as_object().unwrap().keys().map(String::as_str).collect()
 }
 
 fn log(dir: &Path, agent: &str) -> String {

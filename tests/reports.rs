@@ -16,6 +16,7 @@ use a2a_sim::engine::scenario::{
 use a2a_sim::protocol::{A2aVersion, export};
 use a2a_sim::report::table::{self, Layout};
 
+use crate::common::read::keys;
 use crate::common::{json, load, one_agent};
 
 /// One task: submitted (tick 1), working (2), completed (3).
@@ -54,10 +55,6 @@ fn runs(w: &Record) -> Value {
 
 fn ours(task: &Value) -> &Value {
     &task["metadata"]["a2a-sim"]
-}
-
-fn keys(v: &Value) -> Vec<&str> {
-    v.as_object().unwrap().keys().map(String::as_str).collect()
 }
 
 fn decision(handler_step: usize, branch: Branch, tick: u64) -> Decision {

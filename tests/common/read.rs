@@ -1,5 +1,5 @@
 //! Reading the JSON report of a run: a task by number, its history, state, messages and
-//! decisions, the errors, a step's result.
+//! decisions, the errors, a step's result, an object's keys in written order.
 
 use serde_json::Value;
 
@@ -48,6 +48,12 @@ pub fn texts(v: &Value, n: usize) -> Vec<String> {
         .iter()
         .map(|m| m["text"].as_str().unwrap().to_string())
         .collect()
+}
+
+/// The keys of a JSON object, in the order the report wrote them (serde_json keeps it: the
+/// workspace enables `preserve_order`).
+pub fn keys(v: &Value) -> Vec<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
 }
 
 /// `(step, code)` of every error.
