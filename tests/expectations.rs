@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use a2a_sim::testing::golden;
 
+use crate::common::binary::scratch;
 use crate::common::build::{agent, loader_result, secret, send, unmet, yaml};
 
 fn paths_scenario(expectation: &str) -> String {
@@ -108,8 +109,7 @@ fn expectations_on_task_paths_and_every_test() {
 
 #[test]
 fn golden_false_is_checked_on_its_expectations_alone() {
-    let dir = std::env::temp_dir().join(format!("a2a-sim-behaviour-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("golden-false");
     let write = |name: &str, text: String| -> PathBuf {
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();

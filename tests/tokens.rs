@@ -8,6 +8,8 @@ use a2a_sim::token::PrivateKey;
 use a2a_sim::token::sign;
 use serde_json::{Map, Value, json};
 
+use crate::common::binary::scratch;
+
 mod cards;
 mod commands;
 mod identities;
@@ -53,8 +55,7 @@ fn segments(t: &str) -> Vec<String> {
 
 /// A scratch directory holding `files`, plus the bundled keys as keys/.
 fn dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("a2a-sim-tokens-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = scratch(&format!("tokens-{name}"));
     std::fs::create_dir_all(d.join("keys")).unwrap();
     let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/keys");
     for e in std::fs::read_dir(&bundled).unwrap() {

@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::common::binary::scratch;
+
 pub(super) struct Server {
     pub(super) child: Child,
     pub(super) addr: String,
@@ -33,8 +35,7 @@ impl Drop for Server {
 pub(super) fn start(scenario: &str, extra: &[&str]) -> Server {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("a2a-sim-serve-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(&format!("serve-session-{n}"));
     let ready = dir.join("ready");
     let child = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
         .arg("serve")

@@ -12,6 +12,7 @@ use tokio_rustls::rustls as a2a_sim_tls;
 use serde_json::Value;
 
 use super::support::*;
+use crate::common::binary::scratch;
 
 /// A TLS receiver on a free loopback port (certificate for `localhost`): each request it read,
 /// through the channel; and the certificate's PEM.
@@ -58,8 +59,7 @@ fn send_with_hook(s: &Server, port: u16) -> Value {
 #[test]
 fn https_webhooks_reach_a_receiver_the_push_ca_trusts() {
     let (port, pem, posts) = tls_receiver();
-    let dir = std::env::temp_dir().join(format!("a2a-sim-tls-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("tls-push-ca");
     let ca = dir.join("receiver.pem");
     std::fs::write(&ca, pem).unwrap();
     let s = start(
@@ -93,8 +93,7 @@ fn an_untrusted_certificate_gets_no_webhook() {
 
 #[test]
 fn a_push_ca_that_is_no_certificate_stops_serve() {
-    let dir = std::env::temp_dir().join(format!("a2a-sim-tls-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("tls-bad-push-ca");
     let ca = dir.join("not.pem");
     std::fs::write(&ca, "not a certificate").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_a2a-sim"))
@@ -119,8 +118,7 @@ fn a_push_ca_that_is_no_certificate_stops_serve() {
 #[test]
 fn an_allow_listed_name_that_resolves_to_loopback_gets_no_webhook() {
     let (port, pem, posts) = tls_receiver();
-    let dir = std::env::temp_dir().join(format!("a2a-sim-tls-name-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("tls-push-by-name");
     let ca = dir.join("receiver.pem");
     std::fs::write(&ca, pem).unwrap();
     let scenario = "tests/serve/push-by-name.yaml";

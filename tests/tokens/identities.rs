@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::binary::a2a_sim_in;
+use crate::common::binary::{a2a_sim_in, scratch};
 
 /// A keyed scenario whose token caller `orch` holds `orchestrator` (its token's `sub`), and a
 /// caller given as parameters with the id `id`.
@@ -25,8 +25,7 @@ steps: []
 }
 
 fn check(name: &str, text: &str) -> crate::common::binary::Run {
-    let d = std::env::temp_dir().join(format!("a2a-sim-identities-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+    let d = scratch(&format!("identities-{name}"));
     std::fs::create_dir_all(d.join("keys")).unwrap();
     let keys = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/keys");
     for f in ["jwks.json", "orchestrator.jwt"] {
