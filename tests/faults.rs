@@ -2,11 +2,8 @@
 //! exclusive), backoff ticks, dead letters, duplicate keys, crashes, the one order of checks, nested
 //! unavailability in `errors`, and the load errors.
 
-#[path = "faults_delivery.rs"]
 mod delivery;
-#[path = "faults_explore.rs"]
 mod explore;
-#[path = "faults_fuzz.rs"]
 mod fuzz;
 
 use a2a_sim::engine;
