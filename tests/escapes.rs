@@ -1,7 +1,7 @@
-//! Issue 26, item 11: a name (from a scenario, or from recorded traffic) that holds ESC, CR, an
-//! OSC sequence, a C1 control, U+2028 or a newline reaches no terminal raw: every human output
-//! shows them escaped, so no name can forge a `fake.yaml:1:1: error:` line or split one
-//! diagnostic into a second, unlocated line.
+//! A name (from a scenario, or from recorded traffic) that holds ESC, CR, an OSC sequence, a C1
+//! control, U+2028 or a newline reaches no terminal raw: every human output shows them escaped,
+//! so no name can forge a `fake.yaml:1:1: error:` line or split one diagnostic into a second,
+//! unlocated line.
 
 use std::path::Path;
 

@@ -146,7 +146,8 @@ fn the_bundled_handler_bugs_get_warnings_and_other_scenarios_none() {
         "admission-denials.yaml",
     ] {
         let l = Load::file(&root.join("scenarios").join(f)).load().unwrap();
-        // Laundering paths (issue 16) are findings of their own, not handler bugs.
+        // Laundering paths (authority.md §3, coded `authority_amplified`) are findings of their
+        // own, not handler bugs.
         let bugs: Vec<_> = l.warnings.iter().filter(|d| d.coded.is_none()).collect();
         assert!(bugs.is_empty(), "{f}: {bugs:?}");
     }

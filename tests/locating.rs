@@ -1,13 +1,13 @@
-//! Issue 26, item 4: `check` locates its findings from one index of the file, so it keeps its
-//! throughput however many findings a file has.
+//! `check` locates its findings from one index of the file, so it keeps its throughput however
+//! many findings a file has.
 
 use std::path::Path;
 
 use a2a_sim::scenario::Load;
 
-/// Issue 26, item 4: every warning of a large file was located by parsing the whole file again
-/// (38 warnings in 9 MB took 11 s). Now the file's lines are indexed once and each warning's
-/// item is parsed alone: the YAML parsed to locate them stays about the size of the file.
+/// Every warning of a large file used to be located by parsing the whole file again (38 warnings
+/// in 9 MB took 11 s). Now the file's lines are indexed once and each warning's item is parsed
+/// alone: the YAML parsed to locate them stays about the size of the file.
 #[test]
 fn many_warnings_in_a_long_file_cost_one_pass_to_locate() {
     let mut text = String::from("agents:\n");

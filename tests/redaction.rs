@@ -1,6 +1,6 @@
-//! Issue 26, items 5 and 10: a secret is redacted by what it is (the value under a token key, in
-//! every YAML spelling, and what an alias carries of it), never by equal text elsewhere: an
-//! agent's, caller's or tenant's name is never redacted, and no JWT is printed in an error.
+//! A secret is redacted by what it is (the value under a token key, in every YAML spelling, and
+//! what an alias carries of it), never by equal text elsewhere: an agent's, caller's or tenant's
+//! name is never redacted, and no JWT is printed in an error.
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
-//! Issue 26, item 9: a name in a scenario (`card`, `keys`, a token file, `platform_key`, an
-//! import) or on the command line may point at `/dev/zero`, a FIFO or a directory. Each is
-//! refused with an error at the key that names it (exit 2), without growing memory or waiting
-//! for a writer; a file over the size cap is refused the same way.
+//! A name in a scenario (`card`, `keys`, a token file, `platform_key`, an import) or on the
+//! command line may point at `/dev/zero`, a FIFO or a directory. Each is refused with an error at
+//! the key that names it (exit 2), without growing memory or waiting for a writer; a file over
+//! the size cap is refused the same way.
 #![cfg(unix)]
 
 use std::path::Path;

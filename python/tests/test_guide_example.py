@@ -12,7 +12,7 @@ def test_the_desk_quotes(a2a_sim_serve):
     server = a2a_sim_serve(SCENARIO)
 
     async def ask() -> int:
-        # the caller is named by a header (or, with issue 28's serve, by agent_url's caller=)
+        # the caller is named by a header (or, where serve has /as/CALLER/, by agent_url's caller=)
         async with httpx.AsyncClient(headers=server.headers("orchestrator")) as http:
             card = await A2ACardResolver(http, server.agent_url("quote-desk")).get_agent_card()
             client = ClientFactory(ClientConfig(httpx_client=http, streaming=False)).create(card)

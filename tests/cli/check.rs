@@ -48,7 +48,7 @@ fn check_reports_every_problem_at_its_line() {
 }
 
 /// `serve` refuses to push to this machine unless told to: an allow-list entry that names it is
-/// said at its line (issue 26, item 7), and a scenario without one says nothing.
+/// said at its line, and a scenario without one says nothing.
 #[test]
 fn check_warns_of_a_push_host_that_names_this_machine() {
     let r = a2a_sim(&["check", "tests/serve/push-by-name.yaml"]);

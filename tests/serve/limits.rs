@@ -1,6 +1,6 @@
-//! A client cannot hold a connection forever (issue 26, item 6): slow heads and bodies, idle
-//! connections and keep-alive connections left idle are closed on their timeouts, and past the
-//! connection cap a client gets 503 at once, while other clients are served all along.
+//! A client cannot hold a connection forever: slow heads and bodies, idle connections and
+//! keep-alive connections left idle are closed on their timeouts, and past the connection cap a
+//! client gets 503 at once, while other clients are served all along.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -1,6 +1,6 @@
-//! A session's report is written as the session runs (issue 26, item 13): each step once it is
-//! final, the world forgetting the steps written, and the file's bytes are those of the report
-//! written whole at the end.
+//! A session's report is written as the session runs: each step once it is final, the world
+//! forgetting the steps written, and the file's bytes are those of the report written whole at
+//! the end.
 
 use std::path::Path;
 

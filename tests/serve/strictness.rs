@@ -1,6 +1,5 @@
-//! Requests read as the protocol types them (issue 26, item 12): one answer for a task that is
-//! not there however it is not there, JSON-RPC ids echoed as written, no key twice, every field
-//! of its type.
+//! Requests read as the protocol types them: one answer for a task that is not there however it
+//! is not there, JSON-RPC ids echoed as written, no key twice, every field of its type.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -114,7 +114,7 @@ fn a_push_ca_that_is_no_certificate_stops_serve() {
 }
 
 /// An allow-listed name that resolves to this machine gets no webhook, on any port, unless the
-/// session admits loopback receivers: the address is checked, not the name (issue 26, item 7).
+/// session admits loopback receivers: the address the name resolves to is checked, not the name.
 #[test]
 fn an_allow_listed_name_that_resolves_to_loopback_gets_no_webhook() {
     let (port, pem, posts) = tls_receiver();

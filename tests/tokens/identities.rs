@@ -1,5 +1,4 @@
-//! Who a token makes a caller: an identity a token holds is reachable only with that token
-//! (issue 26, item 8).
+//! Who a token makes a caller: an identity a token holds is reachable only with that token.
 
 use std::path::Path;
 
@@ -54,7 +53,7 @@ fn a_plain_caller_cannot_take_the_identity_a_token_holds() {
 }
 
 /// A look-alike of a verified caller's name or tenant is said at the verified caller's own line:
-/// its `name`, and for what its token holds, its `token` (issue 26, item 12).
+/// its `name`, and for what its token holds, its `token`.
 #[test]
 fn a_look_alike_of_a_verified_caller_is_located_at_it() {
     let text = r#"keys: keys/jwks.json

@@ -202,7 +202,8 @@ fn header_rules_alg_kid_and_key_family() {
         let why = refused(check(&with_header(header), 0, 0));
         assert!(why.starts_with(want), "{why:?} should start with {want:?}");
     }
-    // An extension the header says must be understood, and is not, is named (issue 26, item 12).
+    // `crit`: an extension the header says must be understood, and is not, is named; a `crit`
+    // that is not a non-empty list is refused as such.
     let crit = [
         (json!(["exp"]), "header `crit` lists `exp`, an extension"),
         (json!(["b64", "urn:x"]), "header `crit` lists `urn:x`"),
