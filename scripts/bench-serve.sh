@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput of `a2a-sim serve` (issue 12): JSON-RPC `SendMessage` requests per second over
+# Throughput of `a2a-sim serve`: JSON-RPC `SendMessage` requests per second over
 # loopback with a trivial handler (scripts/bench-serve.yaml), 16 concurrent connections, measured
 # with wrk (scripts/bench-serve.lua). The target is >= 5,000 req/s on the project's 2-core machine.
 #

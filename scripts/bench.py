@@ -113,7 +113,7 @@ def main():
     mb = os.path.getsize(big) / 1e6
     report(f"check throughput on {steps:,} steps ({mb:.1f} MB of YAML)", f"{mb / check:.1f} MB/s", ">= 50 MB/s", mb / check >= 50)
 
-    # 2c. check keeps its throughput however many findings a file has (issue 26, item 4): the same
+    # 2c. check keeps its throughput however many findings a file has: the same
     # file with a handler bug in many agents (each handler loses its terminal step), every warning
     # located and printed.
     buggy = with_handler_bugs(big, f"gen-{steps}-warnings.yaml", 150)
@@ -148,7 +148,7 @@ def main():
     report(f"run --format json against the Python reference model on {steps:,} steps", f"{run:.3f}s vs {slow:.1f}s = 1/{slow / run:.0f}",
            "<= 1/100", run * 100 <= slow)
 
-    # 2b. check's laundering finder and look-alike ids (issue 16) cost at most 1.5x the check of
+    # 2b. check's laundering finder and look-alike ids cost at most 1.5x the check of
     # before: with A2A_SIM_BASELINE=path/to/an/older/a2a-sim, both on the same 200-agent files.
     baseline = os.environ.get("A2A_SIM_BASELINE")
     if baseline:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python distribution in CI (issue 30): builds the wheel once, installs it into a fresh
+# The Python distribution in CI: builds the wheel once, installs it into a fresh
 # virtualenv with the test requirements (python/tests/requirements.txt, every version pinned by
 # python/tests/constraints.txt), runs python/tests from a copy OUTSIDE the source tree (so the
 # installed package is the one under test), then the GitHub Action's scripts

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `a2a-sim serve` against the official a2a-sdk client (issue 12): builds the release binary and
+# `a2a-sim serve` against the official a2a-sdk client: builds the release binary and
 # runs conformance/serve/test_serve.py (JSON-RPC, HTTP+JSON), test_serve_grpc.py (gRPC) and
 # test_signed_cards.py in the pinned conformance virtualenv (conformance/venv.sh).
 #

@@ -1,4 +1,4 @@
-"""`a2a-sim serve` driven from outside by the official a2a-sdk client (issue 12).
+"""`a2a-sim serve` driven from outside by the official a2a-sdk client.
 
     python conformance/serve/test_serve.py BIN [SCENARIO]
 

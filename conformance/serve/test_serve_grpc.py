@@ -1,4 +1,4 @@
-"""`a2a-sim serve --grpc-listen` driven by the official a2a-sdk client over gRPC (issue 28).
+"""`a2a-sim serve --grpc-listen` driven by the official a2a-sdk client over gRPC.
 
     python conformance/serve/test_serve_grpc.py BIN [SCENARIO]
 

@@ -101,7 +101,7 @@ class Server:
         With ``caller=None``: ``URL/agents/NAME/``, where the caller is named by a request
         header (:meth:`headers`) or a bearer token. With a caller: ``URL/as/CALLER/agents/NAME/``,
         the per-caller path prefix that names the caller with no header at all (for clients
-        that cannot send one); it needs an a2a-sim whose `serve` accepts that prefix (issue 28).
+        that cannot send one); it needs an a2a-sim whose `serve` accepts that prefix.
         """
         prefix = "" if caller is None else f"/as/{quote(caller, safe='')}"
         return f"{self.url}{prefix}/agents/{quote(name, safe='')}/"

@@ -152,15 +152,16 @@ def test_agent_urls() -> None:
 
 
 def test_the_per_caller_prefix_where_serve_has_it() -> None:
-    """``agent_url(name, caller)`` names the caller by path (issue 28's `serve`); an a2a-sim
-    without that prefix answers 404 there, and this test says so rather than pass."""
+    """``agent_url(name, caller)`` names the caller by path (the `/as/CALLER/` prefix of
+    `serve`); an a2a-sim without that prefix answers 404 there, and this test says so rather
+    than pass."""
     with a2a_sim.serve(DATA / "desk.yaml") as server:
         try:
             urllib.request.urlopen(server.card_url("quote-desk", caller="guest"), timeout=TIMEOUT_S)
         except urllib.error.HTTPError as e:
             if e.code != 404:
                 raise
-            pytest.skip("this a2a-sim's serve has no /as/CALLER/ prefix yet (issue 28)")
+            pytest.skip("this a2a-sim's serve has no /as/CALLER/ prefix yet")
         body = json.dumps(
             {
                 "jsonrpc": "2.0",
