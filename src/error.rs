@@ -29,8 +29,8 @@ impl Status {
     }
 }
 
-/// Why a command stopped. Every kind is exit 2, as bad input is: a user fixes the file or the
-/// flags and runs again. Claims that fail are not errors but a [`Status`].
+/// Why a command stopped. Every kind is exit 2, as bad input is: a user fixes the file, the flags
+/// or the machine and runs again. Claims that fail are not errors but a [`Status`].
 #[derive(Debug)]
 pub enum Error {
     /// A scenario (or another input file) did not load: every problem, located.
@@ -39,8 +39,12 @@ pub enum Error {
     Usage(String),
     /// An input that could not be read or used, with the message that names it in full.
     Input(String),
-    /// The output could not be written (a closed pipe is not an error: see [`written`]).
-    Output(std::io::Error),
+    /// What the command runs could not start or stopped early: a server that cannot listen on its
+    /// address or cannot go on serving.
+    Runtime(String),
+    /// An output could not be written: what it was, and why (a closed pipe on standard output is
+    /// not an error: see [`written`]).
+    Output(String, std::io::Error),
 }
 
 impl Error {
@@ -57,7 +61,8 @@ impl fmt::Display for Error {
             Error::Usage(message) => write!(f, "a2a-sim: {}", Escaped(message)),
             // Its own lines kept (a message quoting an agent's log), each escaped.
             Error::Input(message) => f.write_str(&crate::escape::lines(message)),
-            Error::Output(e) => write!(f, "a2a-sim: cannot write the output: {e}"),
+            Error::Runtime(message) => write!(f, "a2a-sim: {}", crate::escape::lines(message)),
+            Error::Output(what, e) => write!(f, "a2a-sim: cannot write {}: {e}", Escaped(what)),
         }
     }
 }
@@ -79,7 +84,9 @@ pub fn log(line: &str) {
 /// A write's result, treating a closed pipe (`a2a-sim run … | head`) as a normal end.
 pub fn written(result: std::io::Result<()>) -> Result<(), Error> {
     match result {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Output(e)),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::Output("the output".into(), e))
+        }
         _ => Ok(()),
     }
 }

@@ -1,16 +1,15 @@
 //! Running a loaded scenario: in process, or — when it has real agents (`external:`) — with
-//! them started, served the scripted agents and driven over the wire (`serve::external`). The
-//! flags of the real-agent side are the same for every file of a command; they are set once.
+//! them started, served the scripted agents and driven over the wire (`serve::external`), with
+//! the real-agent flags of the command's config.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use crate::engine::World;
 use crate::engine::scenario::Scenario;
 use crate::error::Error;
 
 /// `--agent-logs`, `--agent-timeout`, `--listen` and `--tick-ms` of `run` and `test`.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 #[command(next_help_heading = "Real agents (`external:` in the scenario)")]
 pub struct RealAgentArgs {
     /// The folder for their logs, NAME.log each (default: a temporary folder).
@@ -27,11 +26,16 @@ pub struct RealAgentArgs {
     pub tick_ms: u64,
 }
 
-static REAL: OnceLock<RealAgentArgs> = OnceLock::new();
-
-/// The real-agent flags of this command (set once, before any file runs).
-pub fn configure(args: RealAgentArgs) {
-    let _ = REAL.set(args);
+/// The flags' defaults, for a command that has none of them (`coverage`).
+impl Default for RealAgentArgs {
+    fn default() -> Self {
+        RealAgentArgs {
+            agent_logs: None,
+            agent_timeout: 30,
+            listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+            tick_ms: 10,
+        }
+    }
 }
 
 /// How a finished run's memory goes.
@@ -53,11 +57,12 @@ pub fn run<T>(
     scenario: Scenario,
     streams: crate::engine::RecordStreams,
     teardown: Teardown,
+    real: &RealAgentArgs,
     then: impl FnOnce(&World<'_>, &[(String, PathBuf)]) -> T,
 ) -> Result<T, Error> {
     if scenario.has_real_agents() {
         // The world of a real run keeps its scenario for as long as the process lives.
-        let (world, logs) = run_real(scenario)?;
+        let (world, logs) = run_real(scenario, real)?;
         return Ok(then(&world, &logs));
     }
     let world = crate::engine::run_recording(&scenario, streams);
@@ -70,16 +75,13 @@ pub fn run<T>(
 }
 
 #[cfg(feature = "serve")]
-fn run_real(scenario: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
-    let flags = REAL.get().cloned().unwrap_or(RealAgentArgs {
-        agent_logs: None,
-        agent_timeout: 30,
-        listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
-        tick_ms: 10,
-    });
+fn run_real(
+    scenario: Scenario,
+    flags: &RealAgentArgs,
+) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
     let options = serve::external::Options {
         listen: flags.listen,
-        agent_logs: flags.agent_logs,
+        agent_logs: flags.agent_logs.clone(),
         agent_timeout: std::time::Duration::from_secs(flags.agent_timeout),
         tick_ms: flags.tick_ms,
         log: crate::error::log,
@@ -90,7 +92,10 @@ fn run_real(scenario: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)
 }
 
 #[cfg(not(feature = "serve"))]
-fn run_real(_: Scenario) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
+fn run_real(
+    _: Scenario,
+    _: &RealAgentArgs,
+) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
     Err(Error::Input(
         "this scenario has real agents (`external:`), which need a2a-sim built with the `serve` feature".into(),
     ))

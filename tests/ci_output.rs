@@ -148,3 +148,27 @@ fn junit_message_is_the_first_differing_line_and_errors_are_counted() {
     assert!(xml.contains("&quot;changed&quot;"), "{xml}");
     assert!(xml.contains("<error message="), "{xml}");
 }
+
+#[test]
+fn a_junit_report_that_cannot_be_written_is_an_output_error_naming_it() {
+    let dir = with_libs("ed-junit-unwritable");
+    assert_eq!(
+        a2a_sim_in(&dir, &["test", "--bless", "s.yaml"], None).status,
+        0
+    );
+    // A folder where the file should go: the tests ran and passed, the report cannot be written.
+    std::fs::create_dir_all(dir.join("j.xml")).unwrap();
+    let r = a2a_sim_in(&dir, &["test", "--junit", "j.xml", "s.yaml"], None);
+    assert_eq!(r.status, 2, "{}", r.stderr);
+    assert!(
+        r.stdout.ends_with("1 passed, 0 failed, 0 errors\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr
+            .starts_with("a2a-sim: cannot write the JUnit report j.xml: "),
+        "{}",
+        r.stderr
+    );
+}

@@ -120,7 +120,7 @@ fn golden_false_is_checked_on_its_expectations_alone() {
         "ok.yaml",
         format!("golden: false\n{base}expect:\n  - {{task: a, state: completed}}\n"),
     );
-    let o = golden::test_one(&ok, false);
+    let o = golden::test_one(&ok, false, &Default::default());
     assert!(o.passed(), "{o:?}");
     assert!(!o.missing_golden);
     assert!(
@@ -131,19 +131,19 @@ fn golden_false_is_checked_on_its_expectations_alone() {
         "bad.yaml",
         format!("golden: false\n{base}expect:\n  - {{task: a, state: failed}}\n"),
     );
-    let o = golden::test_one(&bad, false);
+    let o = golden::test_one(&bad, false, &Default::default());
     assert!(!o.passed());
     assert_eq!(o.unmet.len(), 1, "{o:?}");
     // It needs at least one expect entry.
     let none = write("none.yaml", format!("golden: false\n{base}"));
-    let o = golden::test_one(&none, false);
+    let o = golden::test_one(&none, false, &Default::default());
     assert!(o.load_error.is_some(), "{o:?}");
     // Everything else needs its golden as before.
     let plain = write(
         "plain.yaml",
         format!("{base}expect:\n  - {{task: a, state: completed}}\n"),
     );
-    let o = golden::test_one(&plain, false);
+    let o = golden::test_one(&plain, false, &Default::default());
     assert!(o.missing_golden && !o.passed(), "{o:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

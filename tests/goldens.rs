@@ -11,7 +11,7 @@ fn bundled_scenarios_match_their_goldens() {
     assert!(files.len() >= 7, "the bundled scenarios are missing");
     let mut failures = Vec::new();
     for f in &files {
-        let o = golden::test_one(f, false);
+        let o = golden::test_one(f, false, &Default::default());
         if !o.passed() {
             failures.push(format!(
                 "{}: {o:?}\n{}",

@@ -339,6 +339,8 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> Res
             scenario,
             crate::engine::RecordStreams::All,
             crate::running::Teardown::Drop,
+            // `coverage` has no real-agent flags: their defaults.
+            &crate::running::RealAgentArgs::default(),
             |w, _| cov.add(&name, w),
         );
         if let Err(e) = ran {

@@ -22,8 +22,23 @@ pub(super) enum Config {
     Explore(ExploreConfig),
     #[cfg(feature = "serve")]
     Serve(Box<ServeConfig>),
+    Card(CardConfig),
     /// A command whose flags clap checks entirely: it runs as parsed.
     Plain(Command),
+}
+
+/// `card`: print a scenario agent's card (or list the agents), or check a card's signatures.
+pub(super) enum CardConfig {
+    Print {
+        file: PathBuf,
+        agent: Option<String>,
+        version: A2aVersion,
+        list: bool,
+    },
+    Verify {
+        card: PathBuf,
+        keys: PathBuf,
+    },
 }
 
 pub(super) struct RunConfig {
@@ -172,6 +187,27 @@ impl Config {
             }),
             #[cfg(feature = "serve")]
             serve @ Command::Serve { .. } => Config::Serve(Box::new(ServeConfig::from(serve)?)),
+            Command::Card {
+                file,
+                agent,
+                a2a_version,
+                list,
+                verify,
+                keys,
+            } => Config::Card(match (verify, keys, file) {
+                (Some(card), Some(keys), _) => CardConfig::Verify { card, keys },
+                (_, _, Some(file)) => CardConfig::Print {
+                    file,
+                    agent,
+                    version: a2a_version.a2a(),
+                    list,
+                },
+                _ => {
+                    return Err(Error::Usage(
+                        "`card` takes a scenario file, or `--verify CARD --keys JWKS`".into(),
+                    ));
+                }
+            }),
             plain => Config::Plain(plain),
         })
     }
@@ -289,9 +325,36 @@ mod tests {
     }
 
     #[test]
+    fn card_prints_or_verifies() {
+        match config(&["card", "f.yaml", "--a2a-version", "0.3"]) {
+            Ok(Config::Card(CardConfig::Print { agent, version, .. })) => {
+                assert_eq!(agent, None);
+                assert_eq!(version, A2aVersion::V0_3);
+            }
+            _ => panic!("a card to print"),
+        }
+        match config(&["card", "--verify", "c.json", "--keys", "k.json"]) {
+            Ok(Config::Card(CardConfig::Verify { card, keys })) => {
+                assert_eq!(
+                    (card.as_path(), keys.as_path()),
+                    (
+                        std::path::Path::new("c.json"),
+                        std::path::Path::new("k.json")
+                    )
+                );
+            }
+            _ => panic!("a card to verify"),
+        }
+    }
+
+    #[test]
     fn defaults_are_filled_in() {
         match config(&["run", "f.yaml"]) {
-            Ok(Config::Run(c)) => assert_eq!(c.jobs, corpus::default_jobs()),
+            Ok(Config::Run(c)) => {
+                assert_eq!(c.jobs, corpus::default_jobs());
+                // What `coverage`, which has no real-agent flags, runs with.
+                assert_eq!(c.real, RealAgentArgs::default());
+            }
             _ => panic!("a run config"),
         }
         match config(&["check", "f.yaml", "--deny", "warnings"]) {

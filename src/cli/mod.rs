@@ -21,7 +21,7 @@ mod token;
 
 use self::args::*;
 use self::check::check;
-use self::config::Config;
+use self::config::{CardConfig, Config};
 use self::convert::{card_cmd, convert};
 
 /// Runs the command line: how the command ended, or why it stopped. Only `main` prints the error
@@ -40,10 +40,7 @@ pub fn run() -> Result<Status, Error> {
         }
     };
     match Config::from_command(args.command)? {
-        Config::Run(c) => {
-            crate::running::configure(c.real);
-            run::run(&c.files, c.format, c.version, c.jobs, &c.set)
-        }
+        Config::Run(c) => run::run(&c.files, c.format, c.version, c.jobs, &c.set, &c.real),
         Config::Check(c) => check(
             &c.paths,
             c.error_format,
@@ -52,26 +49,30 @@ pub fn run() -> Result<Status, Error> {
             c.jobs,
             &c.set,
         ),
-        Config::Test(c) => {
-            crate::running::configure(c.real);
-            test_command::run(
-                &c.paths,
-                c.bless,
-                c.partition,
-                c.junit.as_deref(),
-                c.jobs,
-                c.github,
-            )
-        }
+        Config::Test(c) => test_command::run(
+            &c.paths,
+            c.bless,
+            c.partition,
+            c.junit.as_deref(),
+            c.jobs,
+            c.github,
+            &c.real,
+        ),
         Config::Explore(c) => {
-            crate::running::configure(c.real);
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             Ok(crate::testing::explore::command(
-                &c.files, &c.options, &c.set, &mut out,
+                &c.files, &c.options, &c.set, &c.real, &mut out,
             ))
         }
         #[cfg(feature = "serve")]
         Config::Serve(c) => serve::serve(*c),
+        Config::Card(CardConfig::Verify { card, keys }) => card_verify::verify(&card, &keys),
+        Config::Card(CardConfig::Print {
+            file,
+            agent,
+            version,
+            list,
+        }) => card_cmd(&file, agent.as_deref(), version, list),
         Config::Plain(command) => plain(command),
     }
 }
@@ -101,20 +102,6 @@ fn plain(command: Command) -> Result<Status, Error> {
             ))?;
             Ok(Status::Success)
         }
-        Command::Card {
-            file,
-            agent,
-            a2a_version,
-            list,
-            verify,
-            keys,
-        } => match (verify, keys, file) {
-            (Some(card), Some(keys), _) => card_verify::verify(&card, &keys),
-            (_, _, Some(file)) => card_cmd(&file, agent.as_deref(), a2a_version.a2a(), list),
-            _ => Err(Error::Usage(
-                "`card` takes a scenario file, or `--verify CARD --keys JWKS`".into(),
-            )),
-        },
         Command::Explain {
             file,
             step,
@@ -147,6 +134,7 @@ fn plain(command: Command) -> Result<Status, Error> {
         Command::Token(cmd) => token::run(cmd),
         // The commands with a config of their own never get here.
         Command::Run { .. }
+        | Command::Card { .. }
         | Command::Check { .. }
         | Command::Test { .. }
         | Command::Explore { .. } => {

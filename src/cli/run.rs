@@ -7,56 +7,55 @@ use super::args::Format;
 use super::input::load_for_run;
 use crate::corpus;
 use crate::engine::record::Record;
-use crate::error::{Error, LoadError, Status, written};
+use crate::error::{Error, Status, written};
 use crate::protocol::{A2aVersion, export};
 use crate::report::table::Layout;
 use crate::report::{json as report_json, table as report_table};
+use crate::running::RealAgentArgs;
 use crate::scenario::Override;
-
-/// Why a file has no output.
-pub(super) enum Problem {
-    Load(LoadError),
-    Export(String),
-}
-
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Problem::Load(e) => write!(f, "{e}"),
-            Problem::Export(message) => f.write_str(&crate::escape::lines(message)),
-        }
-    }
-}
 
 /// What became of one file: written straight out, rendered into a buffer to be written in input
 /// order, or refused.
 enum Done {
     Written(std::io::Result<()>),
     Buffered(Vec<u8>),
-    Failed(Problem),
+    Failed(Error),
 }
 
-impl std::convert::From<Result<std::io::Result<()>, Problem>> for Done {
-    fn from(r: Result<std::io::Result<()>, Problem>) -> Self {
+impl std::convert::From<Result<std::io::Result<()>, Error>> for Done {
+    fn from(r: Result<std::io::Result<()>, Error>) -> Self {
         r.map_or_else(Done::Failed, Done::Written)
     }
 }
 
-pub(super) fn render(
-    file: &std::path::Path,
-    overrides: &[Override],
+/// How every file of one `run` is rendered.
+struct Rendering<'a> {
+    overrides: &'a [Override],
     format: Format,
     version: A2aVersion,
     layout: Layout,
+    real: &'a RealAgentArgs,
+}
+
+fn render(
+    file: &std::path::Path,
+    how: &Rendering,
     out: &mut dyn Write,
     teardown: crate::running::Teardown,
-) -> Result<std::io::Result<()>, Problem> {
-    let scenario = load_for_run(file, overrides).map_err(Problem::Load)?;
+) -> Result<std::io::Result<()>, Error> {
+    let Rendering {
+        overrides,
+        format,
+        version,
+        layout,
+        real,
+    } = *how;
+    let scenario = load_for_run(file, overrides).map_err(Error::Load)?;
     let streams = match format {
         Format::A2aStream | Format::A2aStreamJsonRpc => crate::engine::RecordStreams::All,
         _ => crate::engine::RecordStreams::StreamSteps,
     };
-    let ran = crate::running::run(scenario, streams, teardown, |world, logs| {
+    let ran = crate::running::run(scenario, streams, teardown, real, |world, logs| {
         let written = write(&world.record, file, format, version, layout, out)?;
         // With real agents, the table — read by a person — says where their logs were kept
         // (the machine formats stay the same bytes on every run).
@@ -71,8 +70,8 @@ pub(super) fn render(
     });
     // A real agent that cannot be started or reached: exit 2, naming the file.
     ran.map_err(|e| match e {
-        crate::error::Error::Input(m) => Problem::Export(format!("{}: {m}", file.display())),
-        e => Problem::Export(format!("{}: {e}", file.display())),
+        Error::Input(m) => Error::Input(format!("{}: {m}", file.display())),
+        e => Error::Input(format!("{}: {e}", file.display())),
     })?
 }
 
@@ -84,7 +83,7 @@ fn write(
     version: A2aVersion,
     layout: Layout,
     out: &mut dyn Write,
-) -> Result<std::io::Result<()>, Problem> {
+) -> Result<std::io::Result<()>, Error> {
     Ok(match format {
         Format::Json => report_json::write(record, out),
         Format::Table => out.write_all(report_table::render(record, layout).as_bytes()),
@@ -96,7 +95,7 @@ fn write(
         Format::Acp => {
             // Refused, naming the rule, before anything is written.
             export::check_acp(record).map_err(|e| {
-                Problem::Export(format!("{}: cannot export as ACP: {e}", file.display()))
+                Error::Input(format!("{}: cannot export as ACP: {e}", file.display()))
             })?;
             export::write_runs(record, out)
         }
@@ -109,6 +108,7 @@ pub(super) fn run(
     version: A2aVersion,
     jobs: usize,
     overrides: &[Override],
+    real: &RealAgentArgs,
 ) -> Result<Status, Error> {
     let files = corpus::expand_scenarios(paths, jobs).map_err(Error::Usage)?;
     let stdout = std::io::stdout();
@@ -116,6 +116,13 @@ pub(super) fn run(
         Layout::Terminal
     } else {
         Layout::Fixed
+    };
+    let how = Rendering {
+        overrides,
+        format,
+        version,
+        layout,
+        real,
     };
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut status = Status::Success;
@@ -150,7 +157,7 @@ pub(super) fn run(
             crate::running::Teardown::Drop
         };
         for file in &files {
-            let r = render(file, overrides, format, version, layout, &mut out, teardown);
+            let r = render(file, &how, &mut out, teardown);
             settle(r.into(), &mut out);
         }
     } else {
@@ -163,15 +170,7 @@ pub(super) fn run(
                 .ok()
                 .and_then(|mut p| p.pop())
                 .unwrap_or_default();
-            match render(
-                file,
-                overrides,
-                format,
-                version,
-                layout,
-                &mut buf,
-                crate::running::Teardown::Drop,
-            ) {
+            match render(file, &how, &mut buf, crate::running::Teardown::Drop) {
                 // Writing into a buffer does not fail.
                 Ok(_) => Done::Buffered(buf),
                 Err(problem) => Done::Failed(problem),

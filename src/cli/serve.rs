@@ -37,9 +37,9 @@ pub(super) fn serve(c: ServeConfig) -> Result<Status, Error> {
             }
         }) as crate::serve::Finish
     });
-    // Its start-up and run problems are the binary's to print, as usage errors (a flag, an
-    // address, a path), with exit 2.
-    crate::serve::run_then(scenario, options, finish).map_err(|e| Error::Usage(e.0))?;
+    // Its start-up and run problems (an address it cannot listen on, a report it cannot write)
+    // are the binary's to print, with exit 2.
+    crate::serve::run_then(scenario, options, finish).map_err(|e| Error::Runtime(e.0))?;
     if entries == 0 {
         return Ok(Status::Success);
     }

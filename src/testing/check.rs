@@ -27,6 +27,8 @@ pub struct Violation {
 pub struct Source<'a> {
     pub path: &'a std::path::Path,
     pub overrides: &'a [Override],
+    /// The command's real-agent flags.
+    pub real: &'a crate::running::RealAgentArgs,
 }
 
 /// Runs the scenario under `faults` and returns its first violation, if any.
@@ -103,6 +105,7 @@ pub fn real_run<T>(
         scenario,
         crate::engine::RecordStreams::StreamSteps,
         crate::running::Teardown::Drop,
+        src.real,
         |w, _| then(w),
     )
     .map_err(|e| e.to_string())

@@ -19,6 +19,7 @@ pub fn run(
     junit_path: Option<&std::path::Path>,
     jobs: usize,
     github: bool,
+    real: &crate::running::RealAgentArgs,
 ) -> Result<Status, Error> {
     let files = corpus::expand(paths).map_err(Error::Usage)?;
     // Libraries (files without `steps`) are checked by `check`, not tested.
@@ -48,7 +49,7 @@ pub fn run(
     corpus::for_each_ordered(
         &paths_only,
         jobs,
-        |p| golden::test_one(p, bless),
+        |p| golden::test_one(p, bless, real),
         |i, o: Outcome| {
             let at = selected[i].0;
             let name = o.path.display().to_string();
@@ -170,10 +171,10 @@ pub fn run(
     if let Some(path) = junit_path
         && let Err(e) = std::fs::write(path, junit::render(&cases))
     {
-        return Err(Error::Usage(format!(
-            "{}: cannot write the JUnit report: {e}",
-            path.display()
-        )));
+        return Err(Error::Output(
+            format!("the JUnit report {}", path.display()),
+            e,
+        ));
     }
     Ok(if errors > 0 {
         Status::InputErrors

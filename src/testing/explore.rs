@@ -224,6 +224,7 @@ fn real_source<'a>(
     scenario: &Scenario,
     path: &'a std::path::Path,
     overrides: &'a [Override],
+    real: &'a crate::running::RealAgentArgs,
 ) -> Result<Option<Source<'a>>, String> {
     if !scenario.has_real_agents() {
         return Ok(None);
@@ -238,7 +239,11 @@ fn real_source<'a>(
             a.name()
         ));
     }
-    Ok(Some(Source { path, overrides }))
+    Ok(Some(Source {
+        path,
+        overrides,
+        real,
+    }))
 }
 
 /// The schedule a violation was drawn with, plus the file's own, as a [`Faults`].
@@ -309,6 +314,7 @@ pub fn command(
     files: &[PathBuf],
     opts: &Options,
     overrides: &[Override],
+    real: &crate::running::RealAgentArgs,
     out: &mut dyn Write,
 ) -> Status {
     let mut status = Status::Success;
@@ -334,7 +340,7 @@ pub fn command(
                 continue;
             }
         };
-        let source = match real_source(&scenario, path, overrides) {
+        let source = match real_source(&scenario, path, overrides, real) {
             Ok(source) => source,
             Err(e) => {
                 let _ = out.flush();

@@ -57,7 +57,7 @@ impl Outcome {
 }
 
 /// Runs one scenario and compares it; with `bless`, writes the golden instead of failing on it.
-pub fn test_one(path: &Path, bless: bool) -> Outcome {
+pub fn test_one(path: &Path, bless: bool, real: &crate::running::RealAgentArgs) -> Outcome {
     let mut o = Outcome {
         path: path.to_path_buf(),
         load_error: None,
@@ -89,6 +89,7 @@ pub fn test_one(path: &Path, bless: bool) -> Outcome {
         scenario,
         engine::RecordStreams::StreamSteps,
         crate::running::Teardown::Drop,
+        real,
         |w, _| compare(&mut o, w, &text, path, bless),
     );
     if let Err(e) = ran {

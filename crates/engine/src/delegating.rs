@@ -28,9 +28,9 @@ impl<'s> World<'s> {
             outcome: None,
         });
         if let Some(r) = d.result {
-            self.runs[task].results.set(r, Some(Ix::new(ix)));
+            self.state.runs[task].results.set(r, Some(Ix::new(ix)));
         }
-        self.runs[task].waiting_on = Some(Ix::new(ix));
+        self.state.runs[task].waiting_on = Some(Ix::new(ix));
         self.attempt(task, ix)
     }
 
@@ -50,7 +50,7 @@ impl<'s> World<'s> {
             Some(child) => {
                 if let Some(n) = d.timeout {
                     let at = self.record.tasks[child].history[0].tick.saturating_add(n);
-                    self.scheduler.push(
+                    self.state.scheduler.push(
                         at,
                         Activity::Timer {
                             delegation: ix,
@@ -83,9 +83,9 @@ impl<'s> World<'s> {
             outcome: None,
         });
         if let Some(r) = f.result {
-            self.runs[task].results.set(r, Some(Ix::new(ix)));
+            self.state.runs[task].results.set(r, Some(Ix::new(ix)));
         }
-        self.runs[task].waiting_on = Some(Ix::new(ix));
+        self.state.runs[task].waiting_on = Some(Ix::new(ix));
         let targets: Vec<Cow<'s, Target>> = match &f.to {
             FanTargets::List(list) => list.iter().map(Cow::Borrowed).collect(),
             FanTargets::Ranking { tags, limit } => {
@@ -115,7 +115,7 @@ impl<'s> World<'s> {
             return Next::Stop;
         }
         if let Some(n) = f.timeout {
-            self.scheduler.push(
+            self.state.scheduler.push(
                 start.saturating_add(n),
                 Activity::Timer {
                     delegation: ix,
@@ -237,7 +237,10 @@ impl<'s> World<'s> {
 
     /// A child reached a pause or a terminal state.
     pub(crate) fn child_resolved(&mut self, child: TaskIx) {
-        let Some((ix, m)) = self.runs[child].via.map(|(d, m)| (d.get(), m as usize)) else {
+        let Some((ix, m)) = self.state.runs[child]
+            .via
+            .map(|(d, m)| (d.get(), m as usize))
+        else {
             return;
         };
         let d = &self.record.delegations[ix];
@@ -258,7 +261,7 @@ impl<'s> World<'s> {
             && (d.replies_given < spec.replies.len() || spec.on_pause == OnPause::Escalate)
         {
             // The answer comes in the delegating task's next turn.
-            self.runs[parent].set_pending(Pending::ChildPaused(ix32(ix)));
+            self.state.runs[parent].set_pending(Pending::ChildPaused(ix32(ix)));
             let clock = self.clock();
             return self.wake(parent, clock);
         }
@@ -337,13 +340,13 @@ impl<'s> World<'s> {
                 .retry
                 .backoff
                 .saturating_mul(1u64.checked_shl(k - 2).unwrap_or(u64::MAX));
-            self.runs[parent].set_pending(Pending::Retry(ix32(ix)));
+            self.state.runs[parent].set_pending(Pending::Retry(ix32(ix)));
             return self.wake(parent, clock.saturating_add(wait));
         }
         self.record.delegations[ix].outcome = Some(outcome);
-        self.runs[parent].set_pending(Pending::Outcome(ix32(ix)));
+        self.state.runs[parent].set_pending(Pending::Outcome(ix32(ix)));
         // An escalated parent stays paused; its next turn takes the outcome.
-        self.runs[parent].escalated = false;
+        self.state.runs[parent].escalated = false;
         self.wake(parent, clock);
     }
 

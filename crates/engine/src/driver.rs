@@ -193,7 +193,7 @@ impl<'s> World<'s> {
         };
         let delegation_chain = match parent {
             Some(_) => self.record.chains.push(ctx.delegation_chain, ctx.agent_id),
-            None => self.caller_chains[send.caller()],
+            None => self.state.caller_chains[send.caller()],
         };
         let (task, call) = self.create_task(NewTask {
             agent: callee,
@@ -213,7 +213,7 @@ impl<'s> World<'s> {
         if let Some(a) = send.alias() {
             self.record.alias_tasks[a] = Some(Ix::new(task));
         }
-        if let Some(vt) = &self.verified[send.caller()] {
+        if let Some(vt) = &self.state.verified[send.caller()] {
             self.record.caller_tokens.insert(task, vt.clone());
         }
         if let Some(push) = send.push() {
@@ -302,7 +302,7 @@ impl<'s> World<'s> {
             self.error(ErrorCode::TaskNotAwaiting, detail, None);
             return StepResult::Nothing;
         }
-        let before = u64::from(self.runs[ix].resolutions);
+        let before = u64::from(self.state.runs[ix].resolutions);
         self.reply_down(
             ix,
             Cow::Borrowed(message.text.as_str()),
@@ -340,10 +340,10 @@ impl<'s> World<'s> {
     fn driver_wait(&mut self, wait: &WaitSpec) -> StepResult {
         match wait {
             WaitSpec::Ticks(n) => {
-                self.driver_woken = false;
+                self.state.driver_woken = false;
                 let at = self.clock().saturating_add(*n);
-                self.scheduler.push(at, Activity::DriverWait);
-                self.run_until(|w| w.driver_woken);
+                self.state.scheduler.push(at, Activity::DriverWait);
+                self.run_until(|w| w.state.driver_woken);
             }
             WaitSpec::Task(alias) => {
                 let Some(task) = self.alias_task(*alias) else {

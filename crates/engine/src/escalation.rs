@@ -57,7 +57,7 @@ impl<'s> World<'s> {
         let message = self.latest_status_message(child);
         match self.set_status(task, state, message) {
             Ok(()) => {
-                self.runs[task].escalated = true;
+                self.state.runs[task].escalated = true;
                 Next::Stop
             }
             Err(IllegalTransition { from, to }) => {
@@ -86,7 +86,7 @@ impl<'s> World<'s> {
         let message = self.message(Role::User, text, data);
         let t = &mut self.record.tasks[task];
         t.messages.push(message);
-        self.runs[task].last_reply = Some(Ix::new(t.messages.len() - 1));
+        self.state.runs[task].last_reply = Some(Ix::new(t.messages.len() - 1));
         self.open_call(task, false);
     }
 
@@ -102,8 +102,8 @@ impl<'s> World<'s> {
     ) {
         self.deliver(task, text.clone(), data.clone());
         let mut at = task;
-        while std::mem::take(&mut self.runs[at].escalated) {
-            let Some(ix) = self.runs[at].waiting_on.map(Ix::get) else {
+        while std::mem::take(&mut self.state.runs[at].escalated) {
+            let Some(ix) = self.state.runs[at].waiting_on.map(Ix::get) else {
                 break;
             };
             let _ = self.set_status(at, TaskState::Working, None);

@@ -18,7 +18,7 @@ impl<'s> World<'s> {
     /// do — unless a scripted handler's delegation created it (a discovery that picked the real
     /// agent), which only the driver's steps can reach: that task fails, saying why.
     pub(crate) fn external_turn(&mut self, task: TaskIx) -> crate::world::Next {
-        if self.runs[task].via.is_some() && !self.record.tasks[task].state.is_terminal() {
+        if self.state.runs[task].via.is_some() && !self.record.tasks[task].state.is_terminal() {
             let detail = format!(
                 "`{}` is a real agent: a scripted handler's delegation cannot reach it (only the driver's steps do)",
                 self.agent_name(task)

@@ -24,7 +24,7 @@ impl<'s> World<'s> {
         if self.record.tasks[task].state.is_terminal() {
             return Next::Stop;
         }
-        match self.runs[task].take_pending() {
+        match self.state.runs[task].take_pending() {
             Pending::None => {}
             Pending::Outcome(d) => {
                 // A failure is this turn's status change; otherwise the next step runs in it.
@@ -35,7 +35,7 @@ impl<'s> World<'s> {
             Pending::Retry(d) => return self.attempt(task, d as usize),
             Pending::ChildPaused(d) => return self.answer_pause(task, d as usize),
         }
-        if self.runs[task].waiting_on.is_some() {
+        if self.state.runs[task].waiting_on.is_some() {
             return Next::Stop;
         }
         self.step(task)
@@ -45,16 +45,16 @@ impl<'s> World<'s> {
     fn step(&mut self, task: TaskIx) -> Next {
         let agent = self.record.tasks[task].agent();
         loop {
-            let pc = self.runs[task].pc as usize;
-            let Some(op) = self.programs[agent].get(pc).copied() else {
+            let pc = self.state.runs[task].pc as usize;
+            let Some(op) = self.state.programs[agent].get(pc).copied() else {
                 return self.script_ran_out(task);
             };
             match op {
-                Op::Jump(to) => self.runs[task].pc = ix32(to),
+                Op::Jump(to) => self.state.runs[task].pc = ix32(to),
                 Op::Branch { n, when, otherwise } => {
                     let taken = conditions::holds(&when.cond, &mut |s| self.facts(task, s));
                     let branch = if taken { Branch::Then } else { Branch::Else };
-                    self.runs[task].pc = ix32(if taken { pc + 1 } else { otherwise });
+                    self.state.runs[task].pc = ix32(if taken { pc + 1 } else { otherwise });
                     let tick = self.clock();
                     self.record.tasks[task].decisions_mut().push(Decision {
                         handler_step: n,
@@ -63,7 +63,7 @@ impl<'s> World<'s> {
                     });
                 }
                 Op::Step { n, step } => {
-                    self.runs[task].pc = ix32(pc + 1);
+                    self.state.runs[task].pc = ix32(pc + 1);
                     return self.run_step_of(task, n, step);
                 }
             }
@@ -243,7 +243,7 @@ impl<'s> World<'s> {
         };
         match subject {
             Subject::Input => message(0),
-            Subject::Reply => self.runs[task]
+            Subject::Reply => self.state.runs[task]
                 .last_reply
                 .map(|i| message(i.get()))
                 .unwrap_or_default(),

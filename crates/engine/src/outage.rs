@@ -23,7 +23,7 @@ impl<'s> World<'s> {
         if faults.entries.is_empty() {
             return false;
         }
-        let calls = &mut self.requests.per_agent;
+        let calls = &mut self.state.requests.per_agent;
         if calls.len() <= agent {
             calls.resize(agent + 1, 0);
         }
@@ -36,7 +36,8 @@ impl<'s> World<'s> {
 
     /// The number of the latest request to `agent` (1-based), when faults count them.
     pub(crate) fn latest_call(&self, agent: AgentIx) -> Option<u32> {
-        self.requests
+        self.state
+            .requests
             .per_agent
             .get(agent)
             .copied()

@@ -12,7 +12,7 @@ impl<'s> World<'s> {
     /// The outcome of a resolved delegation, in the delegating task's turn. `None`: the script
     /// goes on in this turn.
     pub(crate) fn take_outcome(&mut self, task: TaskIx, ix: DelegationIx) -> Option<Next> {
-        self.runs[task].waiting_on = None;
+        self.state.runs[task].waiting_on = None;
         let d = &self.record.delegations[ix];
         let outcome = d.outcome.unwrap_or(Outcome::Failed);
         if outcome == Outcome::Completed || d.on_error() == OnError::Continue {

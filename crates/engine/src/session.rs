@@ -25,7 +25,7 @@ impl<'s> World<'s> {
     /// Whether `call` is still open: its events may grow.
     pub fn call_open(&self, call: CallId) -> bool {
         let task = self.record.calls[call].task as usize;
-        self.runs[task].call.map(crate::ix::Ix::get) == Some(call)
+        self.state.runs[task].call.map(crate::ix::Ix::get) == Some(call)
     }
 
     /// The call the step just served opened on `task`: a reply's own call (the reply opens one
@@ -85,18 +85,18 @@ impl<'s> World<'s> {
     /// a resolved delegation or a turn a later wake replaced is not waited for.
     pub fn next_due(&mut self) -> Option<u64> {
         // Dead work never comes back to life: dropping it now or when it comes up is the same.
-        while let Some(q) = self.scheduler.peek().copied()
+        while let Some(q) = self.state.scheduler.peek().copied()
             && !self.is_live(&q)
         {
-            self.scheduler.pop();
+            self.state.scheduler.pop();
         }
-        self.scheduler.peek_ready_at()
+        self.state.scheduler.peek_ready_at()
     }
 
     /// Runs every scheduled activity due at or before `tick` (the clock jumps no further than
     /// the last of them).
     pub fn advance_to(&mut self, tick: u64) {
-        self.run_until(|w| !w.scheduler.has_due(tick));
+        self.run_until(|w| !w.state.scheduler.has_due(tick));
     }
 
     /// Runs the scheduler to quiescence, as `run` does after its last step.
@@ -134,7 +134,7 @@ impl<'s> World<'s> {
     /// call ends, like any, when the task next pauses or ends. Whether a call was opened (its
     /// first event is then the task as it stands).
     pub fn watch(&mut self, task: TaskIx) -> bool {
-        if self.runs[task].call.is_some() {
+        if self.state.runs[task].call.is_some() {
             return false;
         }
         self.open_call(task, true);

@@ -44,15 +44,16 @@ impl<'s> World<'s> {
             scopes: Scopes::from(new.scopes),
             origin: ix32(new.origin),
         });
-        self.runs
+        self.state
+            .runs
             .push(Run::created_by(new.via.map(|(d, m)| (Ix::new(d), ix32(m)))));
         if let Some(parent) = new.parent {
-            self.runs[parent].children.push(ix);
+            self.state.runs[parent].children.push(ix);
         }
         if self.record.faults.selects_calls()
             && let Some(call) = self.latest_call(new.agent)
         {
-            self.requests.of_task.insert(ix, call);
+            self.state.requests.of_task.insert(ix, call);
         }
         let call = self.open_call(ix, new.stream);
         // A new task's handler is ready at its submitted tick.
@@ -65,7 +66,11 @@ impl<'s> World<'s> {
     fn mint_context(&mut self) -> Context<'s> {
         loop {
             self.record.ids.context += 1;
-            if !self.literal_contexts.contains(&self.record.ids.context) {
+            if !self
+                .state
+                .literal_contexts
+                .contains(&self.record.ids.context)
+            {
                 return Context::Minted(self.record.ids.context);
             }
         }
@@ -77,7 +82,7 @@ impl<'s> World<'s> {
             && let Some(n) = minted_number(s)
             && n > self.record.ids.context
         {
-            self.literal_contexts.insert(n);
+            self.state.literal_contexts.insert(n);
         }
     }
 
@@ -109,13 +114,13 @@ impl<'s> World<'s> {
             end_event: first_event,
         });
         self.snapshot(call, task);
-        self.runs[task].call = Some(Ix::new(call));
+        self.state.runs[task].call = Some(Ix::new(call));
         Some(call)
     }
 
     /// Ends a task's open call with the task as it now is: the stream's last event.
     pub(crate) fn close_call(&mut self, task: TaskIx) {
-        if let Some(call) = self.runs[task].call.take().map(Ix::get) {
+        if let Some(call) = self.state.runs[task].call.take().map(Ix::get) {
             self.snapshot(call, task);
             self.record.calls[call].end_event = ix32(self.record.events.len());
         }
@@ -135,7 +140,7 @@ impl<'s> World<'s> {
 
     /// An event of the task's open call, if it has one.
     pub(crate) fn event(&mut self, task: TaskIx, kind: EventKind) {
-        if let Some(call) = self.runs[task].call.map(Ix::get) {
+        if let Some(call) = self.state.runs[task].call.map(Ix::get) {
             self.record
                 .events
                 .push(Event::new(call, kind, &mut self.record.snapshots));
@@ -156,7 +161,7 @@ impl<'s> World<'s> {
         if !from.can_move_to(state) {
             return Err(IllegalTransition { from, to: state });
         }
-        if state.is_terminal() && !self.runs[task].children.is_empty() {
+        if state.is_terminal() && !self.state.runs[task].children.is_empty() {
             self.cancel_descendants(task);
         }
         let tick = self.next_tick();
@@ -191,9 +196,9 @@ impl<'s> World<'s> {
         }
         self.event(task, EventKind::Status(entry));
         if state.is_terminal() || state.is_pause() {
-            self.runs[task].resolutions = self.runs[task].resolutions.saturating_add(1);
+            self.state.runs[task].resolutions = self.state.runs[task].resolutions.saturating_add(1);
             self.close_call(task);
-            if self.runs[task].via.is_some() {
+            if self.state.runs[task].via.is_some() {
                 self.child_resolved(task);
             }
         }
@@ -217,7 +222,7 @@ impl<'s> World<'s> {
         let mut found: Vec<(usize, TaskIx)> = Vec::new();
         let mut stack: Vec<(usize, TaskIx)> = vec![(0, root)];
         while let Some((depth, t)) = stack.pop() {
-            for &c in &self.runs[t].children {
+            for &c in &self.state.runs[t].children {
                 if !self.record.tasks[c].state.is_terminal() {
                     found.push((depth + 1, c));
                     stack.push((depth + 1, c));

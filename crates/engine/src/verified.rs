@@ -79,10 +79,10 @@ impl<'s> World<'s> {
         });
         match checked {
             Ok((ctx, vt)) => {
-                self.caller_upstream[caller] = ctx.delegation_chain;
-                self.caller_chains[caller] =
+                self.state.caller_upstream[caller] = ctx.delegation_chain;
+                self.state.caller_chains[caller] =
                     self.record.chains.push(ctx.delegation_chain, ctx.agent_id);
-                self.verified[caller] = Some(vt);
+                self.state.verified[caller] = Some(vt);
                 true
             }
             Err(why) => {

@@ -29,11 +29,23 @@ use crate::task::*;
 pub struct World<'s> {
     /// What the run has recorded so far.
     pub record: Record<'s>,
+    /// What drives the run on, beside what it records; never read by a report.
+    pub(crate) state: RunState<'s>,
+    /// The driver step running now (1-based): errors of work it drives go under it.
+    pub step: usize,
+    /// A server session's bookkeeping (`serve`): idle time and how events were paced in it.
+    pub session: Session,
+    pub(crate) cache: Cache,
+}
+
+/// What the engine keeps to drive a run on: each task's place in its script, the scheduler, the
+/// compiled handlers, the driver callers' chains and verified tokens, and the requests counted
+/// for faults. The record holds what happened; this holds what happens next.
+#[derive(Debug)]
+pub(crate) struct RunState<'s> {
     /// What the engine keeps of each task while it runs, beside the task's record.
     pub(crate) runs: Vec<Run>,
     pub(crate) scheduler: Scheduler,
-    /// The driver step running now (1-based): errors of work it drives go under it.
-    pub step: usize,
     /// Each agent's handler, compiled.
     pub(crate) programs: Vec<Vec<Op<'s>>>,
     /// Each driver caller's own chain plus its id: the chain of the tasks it creates.
@@ -46,9 +58,6 @@ pub struct World<'s> {
     pub(crate) literal_contexts: std::collections::BTreeSet<u64>,
     /// Each driver caller's token as last verified (verified callers only).
     pub(crate) verified: Vec<Option<crate::token::VerifiedToken>>,
-    /// A server session's bookkeeping (`serve`): idle time and how events were paced in it.
-    pub session: Session,
-    pub(crate) cache: Cache,
     /// Requests counted per agent, for the `calls` of faults.
     pub(crate) requests: Requests,
 }
@@ -216,22 +225,24 @@ impl<'s> World<'s> {
                 served: Vec::new(),
                 steps_forgotten: 0,
             },
-            runs: Vec::with_capacity(sends * 2),
-            scheduler,
+            state: RunState {
+                runs: Vec::with_capacity(sends * 2),
+                scheduler,
+                programs: scenario
+                    .agents
+                    .iter()
+                    .map(|a| compile(&a.handler))
+                    .collect(),
+                caller_chains,
+                caller_upstream,
+                driver_woken: false,
+                literal_contexts: std::collections::BTreeSet::new(),
+                verified: vec![None; scenario.callers.len()],
+                requests: Requests::default(),
+            },
             step: 0,
-            programs: scenario
-                .agents
-                .iter()
-                .map(|a| compile(&a.handler))
-                .collect(),
-            caller_chains,
-            caller_upstream,
-            driver_woken: false,
-            literal_contexts: std::collections::BTreeSet::new(),
-            verified: vec![None; scenario.callers.len()],
             session: Session::default(),
             cache: Cache::default(),
-            requests: Requests::default(),
         }
     }
 
@@ -252,7 +263,7 @@ impl<'s> World<'s> {
 
     /// The delegation a task's handler named `result` (`as`), if that step ran.
     pub fn result_of(&self, task: TaskIx, result: ResultIx) -> Option<&Delegation<'s>> {
-        let d = (*self.runs[task].results.get(result)?)?;
+        let d = (*self.state.runs[task].results.get(result)?)?;
         Some(&self.record.delegations[d.get()])
     }
 
@@ -270,7 +281,7 @@ impl<'s> World<'s> {
 
     /// The delegation (its index in `delegations`) whose call created `task`, if one did.
     pub fn created_by_delegation(&self, task: TaskIx) -> Option<usize> {
-        self.runs[task].via.map(|(d, _)| d.get())
+        self.state.runs[task].via.map(|(d, _)| d.get())
     }
 
     pub fn driver_context(&self, caller: CallerIx) -> CallerContext<'s> {
@@ -280,7 +291,7 @@ impl<'s> World<'s> {
             tenant: c.tenant,
             classification: c.classification,
             scopes: Cow::Borrowed(&c.scopes),
-            delegation_chain: self.caller_upstream[caller],
+            delegation_chain: self.state.caller_upstream[caller],
         }
     }
 
@@ -345,7 +356,7 @@ impl<'s> World<'s> {
         } else {
             at
         };
-        self.runs[task].turn = self.scheduler.push(at, Activity::Turn(task));
+        self.state.runs[task].turn = self.state.scheduler.push(at, Activity::Turn(task));
     }
 
     /// The extra ticks a continuation of `task` queued now would wait.
@@ -353,7 +364,7 @@ impl<'s> World<'s> {
         if self.record.faults.entries.is_empty() {
             return 0;
         }
-        let call = self.requests.of_task.get(&task).copied();
+        let call = self.state.requests.of_task.get(&task).copied();
         self.record
             .faults
             .slow_extra(self.record.tasks[task].agent(), self.clock(), call)
@@ -362,7 +373,7 @@ impl<'s> World<'s> {
     /// Runs activities in `(ready_at, seq)` order until `done` holds or nothing is left.
     pub(crate) fn run_until(&mut self, done: impl Fn(&World<'s>) -> bool) {
         while !done(self) {
-            let Some(q) = self.scheduler.pop() else {
+            let Some(q) = self.state.scheduler.pop() else {
                 return;
             };
             // Dead work is dropped before it can move the clock.
@@ -383,14 +394,14 @@ impl<'s> World<'s> {
             }
             match q.activity {
                 Activity::Turn(task) => {
-                    self.runs[task].turn = 0;
+                    self.state.runs[task].turn = 0;
                     self.turns(task, &done);
                 }
                 Activity::Timer {
                     delegation,
                     attempt,
                 } => self.fire_timer(delegation, attempt),
-                Activity::DriverWait => self.driver_woken = true,
+                Activity::DriverWait => self.state.driver_woken = true,
                 Activity::Crash(fault) => self.crash(fault),
             }
         }
@@ -405,14 +416,14 @@ impl<'s> World<'s> {
                 Next::At(at) => return self.wake(task, at),
                 Next::Again => {
                     let clock = self.clock();
-                    if self.runs[task].turn != 0
+                    if self.state.runs[task].turn != 0
                         || done(self)
-                        || self.scheduler.has_due(clock)
+                        || self.state.scheduler.has_due(clock)
                         || self.slow_extra(task) > 0
                     {
                         return self.wake(task, clock);
                     }
-                    self.scheduler.skip();
+                    self.state.scheduler.skip();
                 }
             }
         }
@@ -423,7 +434,7 @@ impl<'s> World<'s> {
     pub(crate) fn is_live(&self, q: &crate::scheduler::Queued) -> bool {
         match q.activity {
             Activity::Turn(task) => {
-                self.runs[task].turn == q.seq && !self.record.tasks[task].state.is_terminal()
+                self.state.runs[task].turn == q.seq && !self.record.tasks[task].state.is_terminal()
             }
             Activity::Timer {
                 delegation,
@@ -435,7 +446,7 @@ impl<'s> World<'s> {
 
     /// Whether a task has paused or ended at least `n` times.
     pub(crate) fn resolved(&self, task: TaskIx, n: u64) -> bool {
-        u64::from(self.runs[task].resolutions) >= n
+        u64::from(self.state.runs[task].resolutions) >= n
     }
 }
 
