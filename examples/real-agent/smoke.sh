@@ -223,6 +223,25 @@ step "loan.yaml: the scripted agents meet its expect (a2a-sim test)" "$bin" test
 # and `expect` of loan-desk.yaml and credit-down.yaml; the venv's python3 first on PATH.
 step "loan-desk.yaml, credit-down.yaml: the real agent driven and pinned (a2a-sim test)" \
   env PATH="$venv/bin:$PATH" "$bin" test --agent-timeout 30 loan-desk.yaml credit-down.yaml
+# The guide shows explore finding that loan-desk does not retry (docs/src/guide/real-agents.md,
+# "explore against a real agent"): what it prints ends with the block's lines after "…".
+guide_explore() {
+  local out status=0
+  out=$(cd "$root" && env PATH="$venv/bin:$PATH" timeout 300 "$bin" explore \
+    examples/real-agent/explore.yaml --runs 12 --jobs 2 --skip-agents loan-desk) || status=$?
+  [ "$status" = 1 ] || { echo "explore exited $status, not 1 (violations found)"; return 1; }
+  OUT="$out" "$py" - "$root/docs/src/guide/real-agents.md" <<'PY'
+import os, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+start = page.index("$ a2a-sim explore examples/real-agent/explore.yaml")
+block = page[start:page.index("```", start)]
+shown = block.split("…\n", 1)[1].rstrip("\n").split("\n")
+printed = os.environ["OUT"].rstrip("\n").split("\n")
+if printed[-len(shown):] != shown:
+    sys.exit("the guide shows:\n" + "\n".join(shown) + "\nexplore printed:\n" + "\n".join(printed))
+PY
+}
+step "the guide's explore against loan-desk prints what the guide shows" guide_explore
 step "loan_agent.py: unit and process tests (stub agents record the headers)" \
   timeout 120 "$py" -m unittest -q test_loan_agent
 step "loan_agent.py against a2a-sim serve" session python "$py" loan_agent.py
