@@ -371,3 +371,83 @@ fn console_blocks_run_only_a2a_sim() {
         }
     }
 }
+
+/// The report contract's table of top-level keys (the scenario format reference) is what the
+/// reports hold: every golden report's keys come in the table's order, and the keys the table
+/// says are always there are there.
+#[test]
+fn the_report_contract_lists_the_top_level_keys_in_their_order() {
+    let page = std::fs::read_to_string("docs/src/reference/scenario-format.md").expect("the page");
+    let start = page
+        .find("| key | what | when |")
+        .expect("the table of top-level keys");
+    let mut keys: Vec<(String, bool)> = Vec::new();
+    for line in page[start..].lines().skip(2) {
+        let Some(cell) = line.strip_prefix("| ") else {
+            break;
+        };
+        let key = cell.split(" |").next().unwrap_or("");
+        let always = !key.starts_with('*');
+        keys.push((key.trim_matches(['*', '`']).to_string(), always));
+    }
+    assert!(keys.len() >= 10, "{keys:?}");
+    let mut goldens = Vec::new();
+    for dir in [
+        "scenarios",
+        "examples/loan-orchestrator",
+        "examples/real-agent",
+    ] {
+        for e in std::fs::read_dir(dir)
+            .expect("a folder of goldens")
+            .flatten()
+        {
+            if e.path().to_string_lossy().ends_with(".golden.json") {
+                goldens.push(e.path());
+            }
+        }
+    }
+    goldens.sort();
+    assert!(goldens.len() >= 20, "{goldens:?}");
+    // And a run with an override, whose report carries `overrides`.
+    let with_set = Command::new(BIN)
+        .args(["run", "--format", "json", "--set", "policy.max_depth=3"])
+        .arg("scenarios/payment-decision.yaml")
+        .output()
+        .expect("a2a-sim runs");
+    let mut reports: Vec<(String, String)> = goldens
+        .iter()
+        .map(|g| (g.display().to_string(), std::fs::read_to_string(g).unwrap()))
+        .collect();
+    reports.push((
+        "run --set".into(),
+        String::from_utf8(with_set.stdout).unwrap(),
+    ));
+    let mut seen = BTreeSet::new();
+    for (golden, text) in reports {
+        let report: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{golden}: {e}"));
+        let mut at = 0;
+        for key in report.keys() {
+            let Some(i) = keys.iter().position(|(k, _)| k == key) else {
+                panic!("{golden}: `{key}` is not in the contract's table");
+            };
+            assert!(i >= at, "{golden}: `{key}` comes out of the table's order");
+            at = i;
+            seen.insert(key.clone());
+        }
+        for (key, always) in &keys {
+            assert!(
+                !always || report.contains_key(key),
+                "{golden}: `{key}` is always there, says the table"
+            );
+        }
+    }
+    // Each optional key shows in some report too, so the table's order is checked for it
+    // (`warnings` only comes from a real agent's unattributed call: tests/real_agents).
+    for (key, _) in &keys {
+        assert!(
+            seen.contains(key) || key == "warnings",
+            "no report has `{key}`"
+        );
+    }
+}
