@@ -81,36 +81,14 @@ def start(binary: str, work: Path, sdk: bool) -> tuple[subprocess.Popen, str]:
 
 
 def serve_sdk(ready_file: str) -> int:
-    from a2a.helpers import new_task_from_user_message, new_text_part
-    from a2a.server.agent_execution import AgentExecutor, RequestContext
-    from a2a.server.events import EventQueue
-    from a2a.server.request_handlers import DefaultRequestHandler, GrpcHandler
-    from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
-    from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+    from a2a.server.request_handlers import GrpcHandler
 
-    class Done(AgentExecutor):
-        async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-            task = context.current_task or new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-            updater = TaskUpdater(event_queue, task.id, task.context_id)
-            await updater.add_artifact([new_text_part("done")], name="result")
-            await updater.complete()
-
-        async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-            raise NotImplementedError("the benchmark never cancels")
+    from sdk_bench_agent import done_agent
 
     async def main() -> None:
         server = grpc.aio.server()
         port = server.add_insecure_port("127.0.0.1:0")
-        card = AgentCard(
-            name="done", description="Completes every task at once", version="1.0.0",
-            supported_interfaces=[AgentInterface(url=f"127.0.0.1:{port}", protocol_binding="GRPC",
-                                                 protocol_version="1.0")],
-            capabilities=AgentCapabilities(streaming=False, push_notifications=False),
-            default_input_modes=["text/plain"], default_output_modes=["text/plain"],
-            skills=[AgentSkill(id="done", name="Done", description="Completes", tags=["bench"])],
-        )
-        handler = DefaultRequestHandler(agent_executor=Done(), task_store=InMemoryTaskStore(), agent_card=card)
+        _, handler = done_agent(f"127.0.0.1:{port}", "GRPC")
         a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), server)
         await server.start()
         tmp = ready_file + ".tmp"

@@ -77,6 +77,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sdk_bench_agent import TEXT as SDK_TEXT  # what the SDK's agent answers
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BIN = ROOT / "target" / "release" / "a2a-sim"
 PAYMENT_SCENARIO = ROOT / "scenarios" / "payment-decision.yaml"
@@ -85,7 +87,6 @@ START_TIMEOUT_S = 15.0
 STOP_TIMEOUT_S = 10.0
 DRAIN_TIMEOUT_S = 10.0
 FULL_CHECK_EVERY = 500
-SDK_TEXT = "done"
 
 
 class BenchError(Exception):
@@ -496,26 +497,9 @@ def serve_sdk(ready_file: str) -> int:
     import uvicorn
     from starlette.applications import Starlette
 
-    from a2a.helpers import new_task_from_user_message, new_text_part
-    from a2a.server.agent_execution import AgentExecutor, RequestContext
-    from a2a.server.events import EventQueue
-    from a2a.server.request_handlers import DefaultRequestHandler
     from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-    from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
-    from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
 
-    class Done(AgentExecutor):
-        """Completes every task at once, with one text artifact."""
-
-        async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-            task = context.current_task or new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-            updater = TaskUpdater(event_queue, task.id, task.context_id)
-            await updater.add_artifact([new_text_part(SDK_TEXT)], name="result")
-            await updater.complete()
-
-        async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-            raise NotImplementedError("the benchmark never cancels")
+    from sdk_bench_agent import done_agent
 
     # proto IPPROTO_TCP, as the sockets asyncio's create_server(host, port) makes: asyncio sets
     # TCP_NODELAY only on connections of such a socket. With proto 0 (socket.socket's default)
@@ -525,25 +509,7 @@ def serve_sdk(ready_file: str) -> int:
     sock.bind(("127.0.0.1", 0))
     sock.listen(2048)
     port = sock.getsockname()[1]
-    card = AgentCard(
-        name="done",
-        description="Completes every task at once",
-        version="1.0.0",
-        supported_interfaces=[
-            AgentInterface(
-                url=f"http://127.0.0.1:{port}/", protocol_binding="JSONRPC", protocol_version="1.0"
-            )
-        ],
-        capabilities=AgentCapabilities(streaming=False, push_notifications=False),
-        default_input_modes=["text/plain"],
-        default_output_modes=["text/plain"],
-        skills=[
-            AgentSkill(id="done", name="Done", description="Completes at once", tags=["bench"])
-        ],
-    )
-    handler = DefaultRequestHandler(
-        agent_executor=Done(), task_store=InMemoryTaskStore(), agent_card=card
-    )
+    card, handler = done_agent(f"http://127.0.0.1:{port}/", "JSONRPC")
     app = Starlette(
         routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url="/")
     )
