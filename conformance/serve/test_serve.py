@@ -413,13 +413,13 @@ async def drive(server: Server, receiver: Receiver) -> None:
             "jsonrpc", rpc, "Pay PMT-771: EUR 48,000", "Acme Trading FZE, Dubai, AE",
             "manual_review", receiver,
         )
-        await refusals("jsonrpc", rpc, rpc_screener, rpc_auditor, server)
+        await http_refusals("jsonrpc", rpc, rpc_screener, rpc_auditor, server)
         await cancel("jsonrpc", rpc, "Pay PMT-773: EUR 1,200", receiver)
         await payment(
             "rest", rest, "Pay PMT-772: EUR 9,500", "Nordwind Logistik GmbH, Hamburg, DE",
             "clear", None,
         )
-        await refusals("rest", rest, rest_screener, rest_auditor, server)
+        await http_refusals("rest", rest, rest_screener, rest_auditor, server)
         await cancel("rest", rest, "Pay PMT-774: EUR 300", receiver)
     finally:
         for s in (rpc, rpc_screener, rpc_auditor, rest, rest_screener, rest_auditor):
@@ -581,17 +581,17 @@ async def payment(tag, s: Session, order, beneficiary, recommendation, receiver)
         )
 
 
-async def refusals(tag, s: Session, screener: Session, auditor: Session, server: Server) -> None:
+async def refusals(tag, s, screener, auditor, denied_on_wire, after_other_caller) -> None:
+    """What every binding refuses, checked through the SDK client; the binding's own checks come
+    in as `denied_on_wire(err)` (the denial as the wire carries it, given the SDK's error) and
+    `after_other_caller(task_id)` (a request without a caller, and the like)."""
     # denied: the orchestrator lacks sanctions:screen, which the screener requires
     err = await expect_error(
         screener.send(user_message("Screen ACME directly")),
         A2AError,
         f"{tag} denied send: a protocol error (the SDK raises an A2AError)",
     )
-    # the denial codes on the wire (the SDK keeps `data` only in google.rpc.ErrorInfo form)
-    raw = await raw_denied(tag, screener, server)
-    text = f"{err} {getattr(err, 'data', None)!r} {raw}"
-    check("scope" in text, f"{tag} denied send: the error names the denial code `scope`", text)
+    await denied_on_wire(err)
     try:
         listed = await screener.plain.list_tasks(ListTasksRequest())
         check(
@@ -609,14 +609,29 @@ async def refusals(tag, s: Session, screener: Session, auditor: Session, server:
             TaskNotFoundError,
             f"{tag} another caller's task: TaskNotFound",
         )
-    if task_id and tag == "jsonrpc":
-        await legacy_get(s, server, task_id)
-    await no_caller(tag, s, server)
+    await after_other_caller(task_id)
     await expect_error(
         s.plain.get_task(GetTaskRequest(id="no-such-task")),
         TaskNotFoundError,
         f"{tag} unknown task: TaskNotFound",
     )
+
+
+async def http_refusals(tag, s: Session, screener: Session, auditor: Session, server: Server) -> None:
+    """`refusals` over JSON-RPC or HTTP+JSON."""
+
+    async def denied_on_wire(err) -> None:
+        # the denial codes on the wire (the SDK keeps `data` only in google.rpc.ErrorInfo form)
+        raw = await raw_denied(tag, screener, server)
+        text = f"{err} {getattr(err, 'data', None)!r} {raw}"
+        check("scope" in text, f"{tag} denied send: the error names the denial code `scope`", text)
+
+    async def after_other_caller(task_id) -> None:
+        if task_id and tag == "jsonrpc":
+            await legacy_get(s, server, task_id)
+        await no_caller(tag, s, server)
+
+    await refusals(tag, s, screener, auditor, denied_on_wire, after_other_caller)
 
 
 async def raw_denied(tag: str, screener: Session, server: Server) -> str:
