@@ -254,7 +254,13 @@ impl ServeConfig {
             }
         };
         let idle_exit = match idle_exit {
-            Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+            Some(s) if s.is_finite() && s > 0.0 => {
+                Some(std::time::Duration::try_from_secs_f64(s).map_err(|_| {
+                    Error::Usage(format!(
+                        "--idle-exit {s}: give a positive number of seconds (this one is too large to wait)"
+                    ))
+                })?)
+            }
             Some(s) => {
                 return Err(Error::Usage(format!(
                     "--idle-exit {s}: give a positive number of seconds"
@@ -322,6 +328,18 @@ mod tests {
             _ => panic!("a run config"),
         }
         assert!(usage(&["run", "f.yaml", "--jsonrpc"]).contains("needs `--format a2a-stream`"));
+    }
+
+    #[cfg(feature = "serve")]
+    #[test]
+    fn an_idle_exit_too_large_to_wait_is_a_usage_error() {
+        let message = usage(&["serve", "f.yaml", "--idle-exit", "1e20"]);
+        assert!(
+            message
+                .contains("--idle-exit 100000000000000000000: give a positive number of seconds"),
+            "{message}"
+        );
+        assert!(usage(&["serve", "f.yaml", "--idle-exit", "0"]).contains("give a positive number"));
     }
 
     #[test]
