@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use crate::engine::World;
 use crate::engine::scenario::Scenario;
-use crate::error::Error;
 
 /// `--agent-logs`, `--agent-timeout`, `--listen` and `--tick-ms` of `run` and `test`.
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
@@ -59,7 +58,7 @@ pub fn run<T>(
     teardown: Teardown,
     real: &RealAgentArgs,
     then: impl FnOnce(&World<'_>, &[(String, PathBuf)]) -> T,
-) -> Result<T, Error> {
+) -> Result<T, String> {
     if scenario.has_real_agents() {
         // The world of a real run keeps its scenario for as long as the process lives.
         let (world, logs) = run_real(scenario, real)?;
@@ -78,7 +77,7 @@ pub fn run<T>(
 fn run_real(
     scenario: Scenario,
     flags: &RealAgentArgs,
-) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
+) -> Result<(World<'static>, Vec<(String, PathBuf)>), String> {
     let options = serve::external::Options {
         listen: flags.listen,
         agent_logs: flags.agent_logs.clone(),
@@ -88,15 +87,13 @@ fn run_real(
     };
     serve::external::run(scenario, options)
         .map(|run| (run.world, run.kept_logs))
-        .map_err(|e| Error::Input(e.0))
+        .map_err(|e| e.0)
 }
 
 #[cfg(not(feature = "serve"))]
 fn run_real(
     _: Scenario,
     _: &RealAgentArgs,
-) -> Result<(World<'static>, Vec<(String, PathBuf)>), Error> {
-    Err(Error::Input(
-        "this scenario has real agents (`external:`), which need a2a-sim built with the `serve` feature".into(),
-    ))
+) -> Result<(World<'static>, Vec<(String, PathBuf)>), String> {
+    Err("this scenario has real agents (`external:`), which need a2a-sim built with the `serve` feature".into())
 }

@@ -343,8 +343,8 @@ pub fn command(paths: &[PathBuf], as_json: bool, fail_under: Option<f64>) -> Res
             &crate::running::RealAgentArgs::default(),
             |w, _| cov.add(&name, w),
         );
-        if let Err(e) = ran {
-            eprintln!("{name}: {e}");
+        if let Err(m) = ran {
+            eprintln!("{name}: {}", crate::escape::lines(&m));
             status = Status::InputErrors;
         }
     }

@@ -69,10 +69,7 @@ fn render(
         Ok(written)
     });
     // A real agent that cannot be started or reached: exit 2, naming the file.
-    ran.map_err(|e| match e {
-        Error::Input(m) => Error::Input(format!("{}: {m}", file.display())),
-        e => Error::Input(format!("{}: {e}", file.display())),
-    })?
+    ran.map_err(|m| Error::Input(format!("{}: {m}", file.display())))?
 }
 
 /// Renders a run's record in `format`: every renderer reads the record (and the scenario it holds).

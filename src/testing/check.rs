@@ -108,7 +108,7 @@ pub fn real_run<T>(
         src.real,
         |w, _| then(w),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|m| crate::escape::lines(&m))
 }
 
 fn render_real(src: Source, faults: &Faults) -> (Vec<u8>, Option<Violation>) {

@@ -92,11 +92,8 @@ pub fn test_one(path: &Path, bless: bool, real: &crate::running::RealAgentArgs) 
         real,
         |w, _| compare(&mut o, w, &text, path, bless),
     );
-    if let Err(e) = ran {
-        o.run_error = Some(match e {
-            crate::error::Error::Input(m) => m,
-            e => e.to_string(),
-        });
+    if let Err(m) = ran {
+        o.run_error = Some(m);
     }
     o
 }
