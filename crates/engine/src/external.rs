@@ -139,13 +139,7 @@ impl<'s> World<'s> {
             return false;
         };
         let tick = self.next_tick();
-        self.record.pushes.push(crate::record::Push {
-            tick,
-            task,
-            url,
-            state,
-        });
-        self.deliver_notification(task, url, tick, state);
+        self.push(task, url, tick, state);
         true
     }
 

@@ -7,6 +7,18 @@ use crate::lifecycle::TaskState;
 use crate::world::World;
 
 impl World<'_> {
+    /// A push of `task`'s status change to its config's URL `url`: recorded, and its
+    /// notification delivered.
+    pub(crate) fn push(&mut self, task: TaskIx, url: usize, tick: u64, state: TaskState) {
+        self.record.pushes.push(crate::record::Push {
+            tick,
+            task,
+            url,
+            state,
+        });
+        self.deliver_notification(task, url, tick, state);
+    }
+
     /// Works out every attempt of the notification of `task`'s latest status change, sent to the
     /// push URL `url` at `tick`.
     pub(crate) fn deliver_notification(

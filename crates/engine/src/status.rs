@@ -165,6 +165,8 @@ impl<'s> World<'s> {
             self.cancel_descendants(task);
         }
         let tick = self.next_tick();
+        // A real agent's task notifies as the agent does: its own webhooks (`external_push`).
+        let external = self.is_external(self.record.tasks[task].agent());
         let message = message.map(|text| {
             let message = self.message(Role::Agent, text, None);
             let t = &mut self.record.tasks[task];
@@ -182,17 +184,8 @@ impl<'s> World<'s> {
             t.messages.shrink_to_fit();
             t.artifacts.shrink_to_fit();
         }
-        // A real agent's task notifies as the agent does: its own webhooks (`external_push`).
-        let external = self.record.scenario.agents[t.agent()].external.is_some();
-        if let Some(push) = t.push().filter(|_| !external) {
-            let url = push.url;
-            self.record.pushes.push(Push {
-                tick,
-                task,
-                url,
-                state,
-            });
-            self.deliver_notification(task, url, tick, state);
+        if let Some(url) = t.push().filter(|_| !external).map(|p| p.url) {
+            self.push(task, url, tick, state);
         }
         self.event(task, EventKind::Status(entry));
         if state.is_terminal() || state.is_pause() {

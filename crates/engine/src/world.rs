@@ -466,11 +466,6 @@ impl<'s> World<'s> {
                 scores.into_vec().into(),
             );
         }
-        let directory = self
-            .cache
-            .live_directory
-            .as_deref()
-            .unwrap_or(&scenario.directory);
         (self.cache.scored.get(tags).map_or(&[], |s| s), directory)
     }
 
