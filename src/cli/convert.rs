@@ -44,7 +44,7 @@ pub(super) fn card_cmd(
             )));
         }
     };
-    let Some(a) = scenario.agents.iter().find(|a| a.name() == name) else {
+    let Some(ix) = scenario.agents.iter().position(|a| a.name() == name) else {
         let names: Vec<&str> = scenario.agents.iter().map(|a| a.name()).collect();
         let msg = crate::error::with_hint(
             format!("{}: no agent `{name}`", file.display()),
@@ -56,11 +56,10 @@ pub(super) fn card_cmd(
             names.join(", ")
         )));
     };
-    let (mut doc, notes) = card::card_json_noting(&a.card, version)
-        .map_err(|e| Error::Input(format!("{}: agent `{name}`: {e}", file.display())))?;
-    let ix = scenario.agents.iter().position(|x| x.name() == name);
-    crate::protocol::sign_card(&scenario, ix.unwrap_or_default(), &mut doc, false)
-        .map_err(|e| Error::Input(format!("{}: agent `{name}`: {e}", file.display())))?;
+    let of_agent = |e: String| Error::Input(format!("{}: agent `{name}`: {e}", file.display()));
+    let (mut doc, notes) =
+        card::card_json_noting(&scenario.agents[ix].card, version).map_err(of_agent)?;
+    crate::protocol::sign_card(&scenario, ix, &mut doc, false).map_err(of_agent)?;
     for note in notes {
         let warning = format!("{}: agent `{name}`: {note}", file.display());
         eprintln!("warning: {}", crate::escape::Escaped(&warning));

@@ -80,10 +80,15 @@ fn invariant(name: &'static str, message: String) -> Violation {
 
 /// One run: its JSON report, and its first violation of the world's invariants or of an `always`.
 fn render(scenario: &Scenario, faults: &Faults) -> (Vec<u8>, Option<Violation>) {
-    let w = engine::run_with(scenario, faults);
+    judge(&engine::run_with(scenario, faults))
+}
+
+/// A finished run's JSON report, and its first violation of the world's invariants or of an
+/// `always`.
+fn judge(w: &World) -> (Vec<u8>, Option<Violation>) {
     let mut out = Vec::with_capacity(4096);
-    let _ = crate::report::json::write(&w, &mut out);
-    let violation = invariants(&w).or_else(|| always(&w));
+    let _ = crate::report::json::write(w, &mut out);
+    let violation = invariants(w).or_else(|| always(w));
     (out, violation)
 }
 
@@ -112,13 +117,8 @@ pub fn real_run<T>(
 }
 
 fn render_real(src: Source, faults: &Faults) -> (Vec<u8>, Option<Violation>) {
-    let ran = real_run(src, faults, |w| {
-        let mut out = Vec::with_capacity(4096);
-        let _ = crate::report::json::write(w, &mut out);
-        let violation = invariants(w).or_else(|| always(w));
-        (out, violation)
-    });
-    ran.unwrap_or_else(|e| (Vec::new(), Some(invariant("agent_started", e))))
+    real_run(src, faults, judge)
+        .unwrap_or_else(|e| (Vec::new(), Some(invariant("agent_started", e))))
 }
 
 /// The engine's invariants on a finished run.
