@@ -425,17 +425,29 @@ pub fn codes(kind: FailureKind) -> (i64, u16, &'static str, &'static str) {
 /// The typed details of a failure, as A2A's servers send them: one `google.rpc.ErrorInfo` with
 /// the reason, and the denial codes (comma-separated: ErrorInfo's metadata holds strings).
 fn details(f: &Failure) -> Value {
-    let (_, _, _, reason) = codes(f.kind);
-    let mut metadata = serde_json::Map::new();
-    if !f.denials.is_empty() {
-        metadata.insert("denials".into(), json!(f.denials.join(",")));
-    }
+    let (reason, metadata) = error_info(f);
+    let metadata: serde_json::Map<String, Value> =
+        metadata.into_iter().map(|(k, v)| (k, json!(v))).collect();
     json!([{
         "@type": "type.googleapis.com/google.rpc.ErrorInfo",
         "reason": reason,
-        "domain": "a2a-protocol.org",
+        "domain": ERROR_DOMAIN,
         "metadata": metadata,
     }])
+}
+
+/// The domain of the `ErrorInfo` of A2A's errors.
+pub(crate) const ERROR_DOMAIN: &str = "a2a-protocol.org";
+
+/// A failure's `google.rpc.ErrorInfo`, whatever the binding: its reason, and its metadata (the
+/// denial codes, comma-separated: ErrorInfo's metadata holds strings).
+pub(crate) fn error_info(f: &Failure) -> (&'static str, Vec<(String, String)>) {
+    let (_, _, _, reason) = codes(f.kind);
+    let mut metadata = Vec::new();
+    if !f.denials.is_empty() {
+        metadata.push(("denials".to_string(), f.denials.join(",")));
+    }
+    (reason, metadata)
 }
 
 /// The JSON-RPC error object of a failure: `data` is the typed details the SDKs read.

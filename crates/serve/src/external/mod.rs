@@ -160,7 +160,7 @@ pub fn run(mut scenario: Scenario, options: Options) -> Result<Run, ServeError> 
                     .iter()
                     .filter(|a| a.external.as_ref().is_some_and(|e| e.url.is_none()))
                     .map(|a| {
-                        let file = logs.join(format!("{}{suffix}.log", a.name()));
+                        let file = start::log_file(&logs, a.name(), &suffix);
                         (a.name().to_string(), file)
                     })
                     .collect()

@@ -69,7 +69,7 @@ impl Starter {
                 let port = process::free_port().map_err(|e| {
                     Box::new((dead(None), format!("agent `{name}`: no free port: {e}")))
                 })?;
-                let log = self.logs.join(format!("{name}{}.log", self.suffix));
+                let log = log_file(&self.logs, name, &self.suffix);
                 let p = process::Agent::start(name, spec, port, &log, again, &url_of)
                     .map_err(|why| Box::new((dead(None), why)))?;
                 (format!("http://127.0.0.1:{port}/"), Some(p))
@@ -117,6 +117,12 @@ impl Starter {
             Err(e) => Err(Box::new((dead(process), format!("agent `{name}`: {e}")))),
         }
     }
+}
+
+/// Where a started agent's output goes: `NAME.log` in the logs folder (`NAME{suffix}.log`, the
+/// suffix telling one of explore's runs from another's).
+pub(super) fn log_file(logs: &std::path::Path, name: &str, suffix: &str) -> PathBuf {
+    logs.join(format!("{name}{suffix}.log"))
 }
 
 fn placeholder() -> wire::Endpoint {

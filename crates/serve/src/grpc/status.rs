@@ -9,18 +9,16 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::failure::Failure;
-use crate::protocol::codes;
+use crate::protocol::{ERROR_DOMAIN, codes, error_info};
 
 pub(super) fn status(f: &Failure) -> Status {
-    let (_, _, name, reason) = codes(f.kind);
-    let mut metadata = HashMap::new();
-    if !f.denials.is_empty() {
-        metadata.insert("denials".to_string(), f.denials.join(","));
-    }
+    let (_, _, name, _) = codes(f.kind);
+    let (reason, metadata) = error_info(f);
+    let metadata: HashMap<String, String> = metadata.into_iter().collect();
     Status::with_error_details(
         code(name),
         f.message.clone(),
-        ErrorDetails::with_error_info(reason, "a2a-protocol.org", metadata),
+        ErrorDetails::with_error_info(reason, ERROR_DOMAIN, metadata),
     )
 }
 
