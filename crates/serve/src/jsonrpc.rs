@@ -124,21 +124,11 @@ pub(super) async fn json_rpc(
     let ok = envelope(id.clone());
     match answer {
         Answer::Task(t) if stream => sse([ok(as_stream_event(t, v))]),
-        Answer::Task(t) => {
-            let t = protocol::trim_history(t, protocol::answer_history(op, &params));
-            match op {
-                Op::Send if v == A2aVersion::V1_0 => {
-                    json_bytes_response(200, ok(json!({ "task": t })))
-                }
-                _ => json_bytes_response(200, ok(t)),
-            }
-        }
         Answer::Events(events) if stream => paced(&state.streams, events, envelope(id)),
-        Answer::Events(mut events) => {
-            json_bytes_response(200, ok(events.pop().map(|(e, _)| e).unwrap_or_default()))
-        }
         Answer::Live(events) => live(&state.streams, events, envelope(id)),
-        Answer::Value(v) => json_bytes_response(200, ok(v)),
-        Answer::Error(f) => fail(&f),
+        answer => match protocol::unary_value(op, v, &params, answer) {
+            Ok(value) => json_bytes_response(200, ok(value)),
+            Err(f) => fail(&f),
+        },
     }
 }

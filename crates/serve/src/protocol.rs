@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::failure::{Failure, FailureKind};
-use super::job::{ListQuery, PushOp, PushQuery, Req};
+use super::job::{Answer, ListQuery, PushOp, PushQuery, Req};
 use super::message::{Kind, bool_field, invalid, message_spec, str_field, typed};
 use engine::scenario::Secret;
 use engine::scenario::{
@@ -373,6 +373,34 @@ pub fn answer_history(op: Op, params: &Value) -> Option<usize> {
 }
 
 /// Only the newest `n` messages of a task's history (all of them for `None`).
+/// The value a request answered once (not streamed) responds with, whatever the binding: a task
+/// (its history trimmed as asked; a 1.0 `SendMessage` wraps it as `{task}`), the last of the
+/// events, or the value. `Err`: the failure (a live stream is none of these: a binding answers
+/// it as a stream first).
+pub fn unary_value(
+    op: Op,
+    version: A2aVersion,
+    params: &Value,
+    answer: Answer,
+) -> Result<Value, Failure> {
+    match answer {
+        Answer::Task(t) => {
+            let t = trim_history(t, answer_history(op, params));
+            Ok(match op {
+                Op::Send if version == A2aVersion::V1_0 => json!({ "task": t }),
+                _ => t,
+            })
+        }
+        Answer::Events(mut events) => Ok(events.pop().map(|(e, _)| e).unwrap_or_default()),
+        Answer::Value(v) => Ok(v),
+        Answer::Error(f) => Err(f),
+        Answer::Live(_) => Err(Failure::new(
+            FailureKind::Internal,
+            "a stream answered a request answered once",
+        )),
+    }
+}
+
 pub fn trim_history(mut task: Value, n: Option<usize>) -> Value {
     if let (Some(n), Some(Value::Array(h))) = (n, task.get_mut("history")) {
         let n = n.min(h.len());

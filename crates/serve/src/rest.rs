@@ -175,21 +175,15 @@ pub(super) async fn answer(
     match ask(state, req).await {
         // A reply on a stream (`message.taskId`): the task it left, as the stream's one event.
         Answer::Task(t) if stream => sse([bare(as_stream_event(t, version))]),
-        Answer::Task(t) => {
-            let t = protocol::trim_history(t, protocol::answer_history(op, &params));
-            match op {
-                Op::Send if version == A2aVersion::V1_0 => a2a_json(&json!({ "task": t })),
-                _ => a2a_json(&t),
-            }
-        }
         Answer::Events(events) if stream => paced(&state.streams, events, bare),
-        Answer::Events(mut events) => a2a_json(&events.pop().map(|(e, _)| e).unwrap_or_default()),
         Answer::Live(events) => live(&state.streams, events, bare),
-        Answer::Value(v) => a2a_json(&v),
-        Answer::Error(f) if f.kind == FailureKind::Reset => reset(),
-        // A stream that fails before its first event is no stream: the error is a plain
-        // response with its HTTP status, as the official SDK server answers it.
-        Answer::Error(f) => rest_failure(&f),
+        answer => match protocol::unary_value(op, version, &params, answer) {
+            Ok(value) => a2a_json(&value),
+            Err(f) if f.kind == FailureKind::Reset => reset(),
+            // A stream that fails before its first event is no stream: the error is a plain
+            // response with its HTTP status, as the official SDK server answers it.
+            Err(f) => rest_failure(&f),
+        },
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use prost::Message;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tonic::codegen::tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
@@ -127,19 +127,8 @@ impl Agents {
         name: &str,
     ) -> Result<Response<R>, Status> {
         let (answer, params) = self.ask(op, request_name, request).await?;
-        let value = match answer {
-            Answer::Task(t) => {
-                let t = protocol::trim_history(t, protocol::answer_history(op, &params));
-                match op {
-                    Op::Send => json!({ "task": t }),
-                    _ => t,
-                }
-            }
-            Answer::Events(mut events) => events.pop().map(|(e, _)| e).unwrap_or_default(),
-            Answer::Value(v) => v,
-            Answer::Live(_) => return Err(Status::internal("a stream answered a unary RPC")),
-            Answer::Error(f) => return Err(failure(&f)),
-        };
+        let value = protocol::unary_value(op, A2aVersion::V1_0, &params, answer)
+            .map_err(|f| failure(&f))?;
         from_json(&format!("lf.a2a.v1.{name}"), value).map(Response::new)
     }
 
