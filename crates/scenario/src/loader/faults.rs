@@ -19,6 +19,18 @@ const AGENT_KINDS: [&str; 7] = [
 ];
 const HOST_KINDS: [&str; 2] = ["down", "duplicate"];
 
+/// `kinds` as a message lists them: `` `a`, `b`, `c` `` (`last` joins the last two: `or`), or
+/// all comma-separated when `last` is `None`.
+fn listed(kinds: &[&str], last: Option<&str>) -> String {
+    let quoted: Vec<String> = kinds.iter().map(|k| format!("`{k}`")).collect();
+    match (last, quoted.split_last()) {
+        (Some(word), Some((end, rest))) if !rest.is_empty() => {
+            format!("{} {word} {end}", rest.join(", "))
+        }
+        _ => quoted.join(", "),
+    }
+}
+
 /// One `faults:` entry, checked: a fault of the run, or a card `serve` tampers with.
 enum Entry {
     Fault(Fault),
@@ -121,22 +133,17 @@ impl Loader<'_> {
                 return None;
             }
         };
+        let whose = match target {
+            FaultTarget::Agent(_) => "an agent",
+            FaultTarget::PushHost(_) => "a push host",
+        };
         let [kind] = kinds[..] else {
-            let which = if matches!(target, FaultTarget::Agent(_)) {
-                "an agent fault has exactly one of `unavailable`, `slow`, `crash`, `http_error`, `reset`, `drop_stream`, `tampered_card`"
-            } else {
-                "a push host fault has exactly one of `down`, `duplicate`"
-            };
+            let which = format!("{whose} fault has exactly one of {}", listed(allowed, None));
             self.problem(at, which);
             return None;
         };
         if !allowed.contains(&kind) {
-            let hint = match target {
-                FaultTarget::Agent(_) => {
-                    "an agent takes `unavailable`, `slow`, `crash`, `http_error`, `reset`, `drop_stream` or `tampered_card`"
-                }
-                FaultTarget::PushHost(_) => "a push host takes `down` or `duplicate`",
-            };
+            let hint = format!("{whose} takes {}", listed(allowed, Some("or")));
             self.problem(
                 child(&at, kind),
                 format!("`{kind}` is not a fault of this target: {hint}"),
