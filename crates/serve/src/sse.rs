@@ -43,7 +43,7 @@ impl Streams {
         self.open.load(Ordering::SeqCst)
     }
 
-    /// One more stream open (a gRPC one), until the guard is dropped.
+    /// One more stream open (an SSE body's or a gRPC stream's), until the guard is dropped.
     pub fn hold(&self) -> Open {
         self.open.fetch_add(1, Ordering::SeqCst);
         Open(self.open.clone())
@@ -63,7 +63,7 @@ impl Drop for Open {
 pub struct LiveBody {
     stream: LiveStream,
     wrap: Wrap,
-    open: Arc<AtomicUsize>,
+    _open: Open,
 }
 
 impl LiveBody {
@@ -72,18 +72,11 @@ impl LiveBody {
         stream: LiveStream,
         wrap: impl Fn(Value) -> Vec<u8> + Send + Sync + 'static,
     ) -> Self {
-        streams.open.fetch_add(1, Ordering::SeqCst);
         LiveBody {
             stream,
             wrap: Box::new(wrap),
-            open: streams.open.clone(),
+            _open: streams.hold(),
         }
-    }
-}
-
-impl Drop for LiveBody {
-    fn drop(&mut self) {
-        self.open.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
