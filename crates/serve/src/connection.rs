@@ -62,6 +62,28 @@ impl Cap {
 
 /// Past the cap: a 503 that asks the client to come back, written without reading the request
 /// (never longer than a second), and the connection closed.
+/// The next connection to `listener`, its writes not held back (no Nagle). An accept that fails
+/// (out of descriptors, say) is tried again 50 ms later, so that connections may close meanwhile.
+pub async fn accept(listener: &tokio::net::TcpListener) -> TcpStream {
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                let _ = stream.set_nodelay(true);
+                return stream;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// Waits for the connections still open to finish, 10 s at the most.
+pub async fn drain(connections: &mut tokio::task::JoinSet<()>) {
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+}
+
 pub async fn refuse(mut stream: TcpStream) {
     const BODY: &str = r#"{"error":{"code":503,"status":"UNAVAILABLE","message":"too many connections: the server is at its --max-connections; retry shortly"}}"#;
     let head = format!(

@@ -240,13 +240,7 @@ pub async fn serve_with(
             }
         };
         tokio::select! {
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else {
-                    // Out of descriptors, say: let connections close before trying again.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                };
-                let _ = stream.set_nodelay(true);
+            stream = connection::accept(&listener) => {
                 match cap.admit() {
                     Some(permit) => connections.spawn(connection::serve(
                         stream,
@@ -279,10 +273,7 @@ pub async fn serve_with(
     }
     let _ = done.await;
     let _ = closing_tx.send(true);
-    let _ = tokio::time::timeout(Duration::from_secs(10), async {
-        while connections.join_next().await.is_some() {}
-    })
-    .await;
+    connection::drain(&mut connections).await;
     if let Some(server) = grpc_server {
         let _ = tokio::time::timeout(Duration::from_secs(10), server).await;
     }

@@ -4,7 +4,6 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use hyper::body::Incoming;
 use hyper::header::HeaderValue;
@@ -16,7 +15,7 @@ use tonic::codegen::Service;
 
 use super::pb::v1::a2a_service_server::A2aServiceServer;
 use super::service::Agents;
-use crate::connection::{Cap, Limits};
+use crate::connection::{self, Cap, Limits};
 use crate::state::State;
 
 pub(crate) async fn bind(addr: SocketAddr) -> Result<TcpListener, String> {
@@ -41,12 +40,7 @@ pub(crate) fn spawn(
         let mut connections = tokio::task::JoinSet::new();
         loop {
             tokio::select! {
-                accepted = listener.accept() => {
-                    let Ok((stream, _)) = accepted else {
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    };
-                    let _ = stream.set_nodelay(true);
+                stream = connection::accept(&listener) => {
                     // Past the cap a client's connection is closed at once.
                     let Some(permit) = cap.admit() else { continue };
                     connections.spawn(connection(stream, server.clone(), limits, closing.clone(), permit));
@@ -56,10 +50,7 @@ pub(crate) fn spawn(
             }
         }
         drop(listener);
-        let _ = tokio::time::timeout(Duration::from_secs(10), async {
-            while connections.join_next().await.is_some() {}
-        })
-        .await;
+        connection::drain(&mut connections).await;
     })
 }
 
