@@ -159,78 +159,7 @@ pub(super) enum Command {
     },
     /// Serve every agent of a scenario as a real A2A server (JSON-RPC, HTTP+JSON, gRPC) on localhost.
     #[cfg(feature = "serve")]
-    Serve {
-        file: PathBuf,
-        /// Address to listen on; port 0 picks a free port.
-        #[arg(long, default_value = "127.0.0.1:7420")]
-        listen: std::net::SocketAddr,
-        /// The host the served cards name (default: the listening address).
-        #[arg(long)]
-        advertise_host: Option<String>,
-        /// A2A version of the served cards.
-        #[arg(long, value_enum, default_value_t = Version::V1_0)]
-        a2a_version: Version,
-        /// Also serve this agent at `/`.
-        #[arg(long)]
-        root_agent: Option<String>,
-        /// Real milliseconds per tick of scheduled work (default: the scenario's clock.tick_ms).
-        #[arg(long)]
-        tick_ms: Option<u64>,
-        /// Timestamps from the wall clock rather than the scenario clock.
-        #[arg(long)]
-        wall_clock: bool,
-        /// Admit 127.0.0.1 / localhost push URLs (local tests only).
-        #[arg(long)]
-        allow_loopback_push: bool,
-        /// PEM certificates to trust for https webhooks besides the web's roots (a private CA,
-        /// a local receiver's self-signed certificate).
-        #[arg(long, value_name = "FILE")]
-        push_ca: Option<PathBuf>,
-        /// Write the session's JSON report here on shutdown.
-        #[arg(long)]
-        report: Option<PathBuf>,
-        /// Write the session as a scenario here on shutdown (the served file imported, the
-        /// requests as steps, what became of each task as `expect`): `a2a-sim test` replays it.
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-        /// Write the bound address (`127.0.0.1:PORT`) here once listening.
-        #[arg(long)]
-        ready_file: Option<PathBuf>,
-        /// Shut down after N HTTP requests.
-        #[arg(long)]
-        exit_after: Option<u64>,
-        /// Shut down after SECONDS without a request.
-        #[arg(long)]
-        idle_exit: Option<f64>,
-        /// Largest request body accepted (bigger: 413).
-        #[arg(long, default_value_t = 1 << 20)]
-        max_body: usize,
-        /// Close a connection whose request head (or body) takes longer than SECONDS to arrive.
-        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-        header_timeout: f64,
-        /// Close a keep-alive connection idle for SECONDS between requests.
-        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-        keep_alive_timeout: f64,
-        /// Connections served at once; a client past them gets 503.
-        #[arg(long, value_name = "N", default_value_t = 512)]
-        max_connections: usize,
-        /// The caller of a request that names none (no `/as/CALLER/` prefix, header or token),
-        /// for clients that can send nothing; not a caller that holds a token.
-        #[arg(long, value_name = "CALLER")]
-        default_caller: Option<String>,
-        /// Streams also carry the status changes, messages and artifacts of the child tasks
-        /// their request opened (nested delegations), to watch a whole tree; by default a
-        /// stream carries its own task only, as an A2A server's does.
-        #[arg(long)]
-        relay_children: bool,
-        /// Also serve A2A 1.0's gRPC binding on this address (`127.0.0.1:0`: a free port), every
-        /// agent on it, told apart by the request's `tenant` (`agents/NAME`); the cards list it.
-        #[arg(long, value_name = "ADDR")]
-        grpc_listen: Option<std::net::SocketAddr>,
-        /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
-        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
-        set: Vec<Override>,
-    },
+    Serve(ServeArgs),
     /// Explain a step's admission and push checks, a discovery's exclusions and scores, or a
     /// task's path through its handler, with the values each rule compared.
     Explain {
@@ -411,4 +340,80 @@ pub(super) enum To {
     A2a,
     Acp,
     Internal,
+}
+
+/// The flags of `serve`.
+#[cfg(feature = "serve")]
+#[derive(Debug, clap::Args)]
+pub(super) struct ServeArgs {
+    pub file: PathBuf,
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:7420")]
+    pub listen: std::net::SocketAddr,
+    /// The host the served cards name (default: the listening address).
+    #[arg(long)]
+    pub advertise_host: Option<String>,
+    /// A2A version of the served cards.
+    #[arg(long, value_enum, default_value_t = Version::V1_0)]
+    pub a2a_version: Version,
+    /// Also serve this agent at `/`.
+    #[arg(long)]
+    pub root_agent: Option<String>,
+    /// Real milliseconds per tick of scheduled work (default: the scenario's clock.tick_ms).
+    #[arg(long)]
+    pub tick_ms: Option<u64>,
+    /// Timestamps from the wall clock rather than the scenario clock.
+    #[arg(long)]
+    pub wall_clock: bool,
+    /// Admit 127.0.0.1 / localhost push URLs (local tests only).
+    #[arg(long)]
+    pub allow_loopback_push: bool,
+    /// PEM certificates to trust for https webhooks besides the web's roots (a private CA,
+    /// a local receiver's self-signed certificate).
+    #[arg(long, value_name = "FILE")]
+    pub push_ca: Option<PathBuf>,
+    /// Write the session's JSON report here on shutdown.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+    /// Write the session as a scenario here on shutdown (the served file imported, the
+    /// requests as steps, what became of each task as `expect`): `a2a-sim test` replays it.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Write the bound address (`127.0.0.1:PORT`) here once listening.
+    #[arg(long)]
+    pub ready_file: Option<PathBuf>,
+    /// Shut down after N HTTP requests.
+    #[arg(long)]
+    pub exit_after: Option<u64>,
+    /// Shut down after SECONDS without a request.
+    #[arg(long)]
+    pub idle_exit: Option<f64>,
+    /// Largest request body accepted (bigger: 413).
+    #[arg(long, default_value_t = 1 << 20)]
+    pub max_body: usize,
+    /// Close a connection whose request head (or body) takes longer than SECONDS to arrive.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub header_timeout: f64,
+    /// Close a keep-alive connection idle for SECONDS between requests.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub keep_alive_timeout: f64,
+    /// Connections served at once; a client past them gets 503.
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    pub max_connections: usize,
+    /// The caller of a request that names none (no `/as/CALLER/` prefix, header or token),
+    /// for clients that can send nothing; not a caller that holds a token.
+    #[arg(long, value_name = "CALLER")]
+    pub default_caller: Option<String>,
+    /// Streams also carry the status changes, messages and artifacts of the child tasks
+    /// their request opened (nested delegations), to watch a whole tree; by default a
+    /// stream carries its own task only, as an A2A server's does.
+    #[arg(long)]
+    pub relay_children: bool,
+    /// Also serve A2A 1.0's gRPC binding on this address (`127.0.0.1:0`: a free port), every
+    /// agent on it, told apart by the request's `tenant` (`agents/NAME`); the cards list it.
+    #[arg(long, value_name = "ADDR")]
+    pub grpc_listen: Option<std::net::SocketAddr>,
+    /// Override a scalar key: `--set policy.max_depth=3` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = Override::parse)]
+    pub set: Vec<Override>,
 }

@@ -186,7 +186,7 @@ impl Config {
                 real,
             }),
             #[cfg(feature = "serve")]
-            serve @ Command::Serve { .. } => Config::Serve(Box::new(ServeConfig::from(serve)?)),
+            Command::Serve(a) => Config::Serve(Box::new(ServeConfig::from(a)?)),
             Command::Card {
                 file,
                 agent,
@@ -215,8 +215,8 @@ impl Config {
 
 #[cfg(feature = "serve")]
 impl ServeConfig {
-    fn from(command: Command) -> Result<ServeConfig, Error> {
-        let Command::Serve {
+    fn from(a: ServeArgs) -> Result<ServeConfig, Error> {
+        let ServeArgs {
             file,
             listen,
             advertise_host,
@@ -239,10 +239,7 @@ impl ServeConfig {
             relay_children,
             grpc_listen,
             set,
-        } = command
-        else {
-            return Err(Error::Usage("not a serve command".into()));
-        };
+        } = a;
         let seconds = |flag: &str, s: f64| {
             // At most a day: a longer timeout is no limit, and Duration must hold it.
             if s.is_finite() && s > 0.0 && s <= 86_400.0 {

@@ -141,6 +141,6 @@ fn plain(command: Command) -> Result<Status, Error> {
             Err(Error::Usage("this command has a config of its own".into()))
         }
         #[cfg(feature = "serve")]
-        Command::Serve { .. } => Err(Error::Usage("this command has a config of its own".into())),
+        Command::Serve(_) => Err(Error::Usage("this command has a config of its own".into())),
     }
 }
