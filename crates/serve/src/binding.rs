@@ -42,8 +42,7 @@ pub(super) fn asked_version<B>(req: &hyper::Request<B>) -> Option<Vec<u8>> {
     if let Some(h) = req.headers().get("a2a-version") {
         return Some(h.as_bytes().to_vec());
     }
-    req.uri().query()?.split('&').find_map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+    super::request::query_pairs(req.uri().query()?).find_map(|(k, v)| {
         is_version_param(k).then(|| super::request::url_decode(v, true).into_bytes())
     })
 }

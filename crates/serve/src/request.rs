@@ -227,6 +227,15 @@ pub(super) async fn read_body(
     }
 }
 
+/// A query's `key=value` pairs as written (not decoded), empty ones left out; a key without `=`
+/// has an empty value.
+pub(super) fn query_pairs(query: &str) -> impl Iterator<Item = (&str, &str)> {
+    query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+}
+
 /// Percent-decoding; `plus`: a `+` is a space (a query's form encoding, not a path's).
 pub(super) fn url_decode(s: &str, plus: bool) -> String {
     let hex = |b: u8| (b as char).to_digit(16);

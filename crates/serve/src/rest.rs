@@ -133,8 +133,7 @@ pub(super) async fn answer(
     }
     // The query first: the ids of the path are the ones that count.
     if let (Some(q), Some(o)) = (query, params.as_object_mut()) {
-        for pair in q.split('&').filter(|p| !p.is_empty()) {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        for (k, v) in super::request::query_pairs(&q) {
             if super::binding::is_version_param(k) {
                 continue;
             }
