@@ -150,8 +150,7 @@ pub fn send_request(e: &Endpoint, id: u64, m: &Outgoing, stream: bool) -> Vec<u8
         ),
         (false, true) => ("message/stream", json!({"message": message})),
     };
-    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-        .unwrap_or_default()
+    rpc(id, method, params)
 }
 
 /// A JSON-RPC GetTask (1.0; 0.3 `tasks/get`) or, with `cancel`, CancelTask (`tasks/cancel`) of
@@ -163,10 +162,13 @@ pub fn task_request(e: &Endpoint, id: u64, task_id: &str, cancel: bool) -> Vec<u
         (false, false) => "tasks/get",
         (false, true) => "tasks/cancel",
     };
-    serde_json::to_vec(
-        &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"id": task_id}}),
-    )
-    .unwrap_or_default()
+    rpc(id, method, json!({"id": task_id}))
+}
+
+/// A JSON-RPC request's bytes.
+fn rpc(id: u64, method: &str, params: Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        .unwrap_or_default()
 }
 
 /// A push config for the agent's task `task_id` (1.0 `CreateTaskPushNotificationConfig`, 0.3
@@ -188,8 +190,7 @@ pub fn push_config_request(
             json!({"taskId": task_id, "pushNotificationConfig": {"url": url, "token": token}}),
         ),
     };
-    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-        .unwrap_or_default()
+    rpc(id, method, params)
 }
 
 /// The state a webhook reports: a 1.0 `StreamResponse` (`task` or `statusUpdate`) or a 0.3
