@@ -402,6 +402,9 @@ fn bad_input_gets_its_status_and_the_server_answers_on() {
     .unwrap();
     let r = raw(&g, "GetTask", &bytes, &[who[0], ("a2a-version", "0.3")]);
     assert_eq!((r.code, reason(&r)), (9, "VERSION_NOT_SUPPORTED"), "{r:?}");
+    // Any 1.x is 1.0, as on the HTTP ports: the request gets past the version (to NOT_FOUND).
+    let r = raw(&g, "GetTask", &bytes, &[who[0], ("a2a-version", "1.1")]);
+    assert_eq!(r.code, 5, "{r:?}");
     // Still serving.
     let r = grpc(&g, "orchestrator", "SendMessage", send("pay"));
     assert_eq!(r.code, 0, "{r:?}");

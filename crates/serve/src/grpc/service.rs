@@ -92,8 +92,10 @@ impl Agents {
         let params = to_json(&format!("lf.a2a.v1.{name}"), &message)?;
         // gRPC is A2A 1.0's binding only.
         if let Some(v) = headers.get("a2a-version") {
+            // As the HTTP ports read it: any 1.x is 1.0.
+            let asked = crate::binding::negotiate(Some(v.as_bytes()));
             let v = v.to_str().unwrap_or("").trim();
-            if A2aVersion::parse(v) != Some(A2aVersion::V1_0) {
+            if !matches!(asked, Ok(A2aVersion::V1_0)) {
                 return Err(status(&Failure::new(
                     FailureKind::VersionNotSupported,
                     format!(
